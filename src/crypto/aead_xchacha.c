@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ChaCha20-Poly1305 and XChaCha20-Poly1305, portable. See aead_xchacha.h.
+ * Spec: RFC 8439 section 2.8 (Poly1305 key from block 0, text from block
+ * 1, MAC over ad | pad16 | c | pad16 | le64(adlen) | le64(clen));
+ * draft-irtf-cfrg-xchacha-03 section 2.3.
+ * Depends on: chacha20.h, poly1305.h, ct.h.
+ * Constant time: yes; open compares tags with ct_compare before it touches
+ * the output.
+ */
+#include "crypto/aead_xchacha.h"
+#include "crypto/chacha20.h"
+#include "crypto/ct.h"
+#include "crypto/poly1305.h"
+
+static const uint8_t zeros16[16];
+
+static void aead_tag(uint8_t tag[16], const uint8_t *c, size_t len,
+		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		     const uint8_t nonce[12])
+{
+	struct poly1305 st;
+	uint8_t otk[64] = { 0 };
+	uint8_t lens[16];
+
+	chacha20_xor(otk, otk, 64, key, 0, nonce);
+	poly1305_init(&st, otk);
+	poly1305_update(&st, ad, adlen);
+	poly1305_update(&st, zeros16, (16 - adlen % 16) % 16);
+	poly1305_update(&st, c, len);
+	poly1305_update(&st, zeros16, (16 - len % 16) % 16);
+	store64_le(lens, (uint64_t)adlen);
+	store64_le(lens + 8, (uint64_t)len);
+	poly1305_update(&st, lens, 16);
+	poly1305_final(&st, tag);
+	ct_wipe(otk, sizeof(otk));
+}
+
+/* see aead_xchacha.h */
+void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		     const uint8_t nonce[12])
+{
+	chacha20_xor(c, m, len, key, 1, nonce);
+	aead_tag(tag, c, len, ad, adlen, key, nonce);
+}
+
+/* see aead_xchacha.h */
+int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
+		    const uint8_t tag[16], const uint8_t *ad, size_t adlen,
+		    const uint8_t key[32], const uint8_t nonce[12])
+{
+	uint8_t want[16];
+	int ok;
+
+	aead_tag(want, c, len, ad, adlen, key, nonce);
+	ok = ct_compare(want, tag, 16);
+	ct_wipe(want, sizeof(want));
+	if (ok != 0)
+		return -1;
+	chacha20_xor(m, c, len, key, 1, nonce);
+	return 0;
+}
+
+static void xchacha_subkey(uint8_t subkey[32], uint8_t n12[12],
+			   const uint8_t key[32], const uint8_t nonce[24])
+{
+	hchacha20(subkey, key, nonce);
+	for (int i = 0; i < 4; i++)
+		n12[i] = 0;
+	for (int i = 0; i < 8; i++)
+		n12[4 + i] = nonce[16 + i];
+}
+
+/* see aead_xchacha.h */
+void xchachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		      const uint8_t nonce[24])
+{
+	uint8_t subkey[32];
+	uint8_t n12[12];
+
+	xchacha_subkey(subkey, n12, key, nonce);
+	chachapoly_seal(c, tag, m, len, ad, adlen, subkey, n12);
+	ct_wipe(subkey, sizeof(subkey));
+}
+
+/* see aead_xchacha.h */
+int xchachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
+		     const uint8_t tag[16], const uint8_t *ad, size_t adlen,
+		     const uint8_t key[32], const uint8_t nonce[24])
+{
+	uint8_t subkey[32];
+	uint8_t n12[12];
+	int rc;
+
+	xchacha_subkey(subkey, n12, key, nonce);
+	rc = chachapoly_open(m, c, len, tag, ad, adlen, subkey, n12);
+	ct_wipe(subkey, sizeof(subkey));
+	return rc;
+}

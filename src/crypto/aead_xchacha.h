@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ChaCha20-Poly1305 AEAD (RFC 8439 section 2.8) and XChaCha20-Poly1305
+ * (draft-irtf-cfrg-xchacha-03 section 2.3, the construction gocryptfs uses
+ * for -xchacha): portable, built on chacha20.c and poly1305.c.
+ * Depends on: chacha20.h, poly1305.h, ct.h.
+ * Tags are detached so callers can lay out nonce | ciphertext | tag as
+ * gocryptfs does (pass tag = c + len).
+ * Constant time: tag comparison is constant time; open checks the tag
+ * before it writes a single byte of plaintext.
+ * Contracts: spec/aead.acsl (open writes nothing unless the tag verifies).
+ */
+#ifndef VCRYPTFS_AEAD_XCHACHA_H
+#define VCRYPTFS_AEAD_XCHACHA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AEAD_TAG_LEN 16
+
+/*
+ * Seal: c[0..len-1] = ChaCha20(key, nonce, counter 1) ^ m, and
+ * tag = Poly1305(ad | pad | c | pad | len(ad) | len(c)).
+ * c may equal m (in place); no other overlap. ad may be NULL when adlen is 0.
+ */
+void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		     const uint8_t nonce[12]);
+
+/*
+ * Open: verifies tag over (ad, c) in constant time; only if it matches,
+ * writes m[0..len-1] and returns 0. On mismatch returns -1 and leaves m
+ * untouched. m may equal c (in place).
+ */
+int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
+		    const uint8_t tag[16], const uint8_t *ad, size_t adlen,
+		    const uint8_t key[32], const uint8_t nonce[12]);
+
+/* XChaCha20-Poly1305: subkey = HChaCha20(key, nonce[0..15]), then the IETF
+ * AEAD above with nonce 0^4 | nonce[16..23]. Same rules as above. */
+void xchachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		      const uint8_t nonce[24]);
+
+int xchachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
+		     const uint8_t tag[16], const uint8_t *ad, size_t adlen,
+		     const uint8_t key[32], const uint8_t nonce[24]);
+
+#endif

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# Helpers sourced by tests/checks/*.sh (not a group itself: no NN- prefix).
+BUILD=${BUILD:-build}
+SANBUILD=${SANBUILD:-build-san}
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+# need_tool TOOL: in CI a missing tool is a failure; locally a loud SKIP.
+# Returns 1 when the tool is missing so the caller can stop.
+need_tool() {
+	if command -v "$1" >/dev/null 2>&1; then return 0; fi
+	if [ "${CI:-}" = true ]; then
+		fail "required tool '$1' is missing (make deps installs it)"
+	else
+		echo "SKIP: tool '$1' missing (run make deps)"
+	fi
+	return 1
+}
+# run_bin BIN [ARGS]: run a test binary that prints PASS:/FAIL:/SKIP: lines.
+run_bin() {
+	local bin=$1
+	shift
+	if [ ! -x "$bin" ]; then
+		fail "$bin not built"
+		return
+	fi
+	"$bin" "$@"
+	local rc=$?
+	[ "$rc" -eq 0 ] || fail "$bin exited $rc"
+}

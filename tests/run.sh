@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs the check groups tests/checks/NN-<name>.sh in order and sums them up.
+#
+# Protocol: a group prints one line per case, "PASS: <what>", "FAIL: <what>"
+# or "SKIP: <what> (<why>)", and exits 0. A group that exits non-zero without
+# having printed a FAIL line counts as one failure. With CI=true a group must
+# not SKIP for a missing tool: it fails instead (each group enforces that).
+#
+# Usage: tests/run.sh [GROUP-SUBSTRING...]   (no argument: every group)
+# Last line: "N passed, N failed" (", N skipped" when any were skipped).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export VCRYPTFS_ROOT=$PWD
+pass=0 fail=0 skip=0
+failed_cases=()
+groups=()
+for g in tests/checks/[0-9]*.sh; do
+	name=$(basename "$g" .sh)
+	if [ "$#" -gt 0 ]; then
+		want=0
+		for f in "$@"; do
+			case "$name" in *"$f"*) want=1 ;; esac
+		done
+		[ "$want" = 1 ] || continue
+	fi
+	groups+=("$g")
+done
+log_dir=${BUILD:-build}/test-logs
+mkdir -p "$log_dir"
+for g in "${groups[@]}"; do
+	name=$(basename "$g" .sh)
+	start=$(date +%s)
+	echo "=== group $name"
+	out="$log_dir/$name.log"
+	bash "$g" >"$out" 2>&1
+	rc=$?
+	p=$(grep -c '^PASS: ' "$out")
+	f=$(grep -c '^FAIL: ' "$out")
+	s=$(grep -c '^SKIP: ' "$out")
+	grep -E '^(FAIL|SKIP): ' "$out" | sed 's/^/  /'
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "  FAIL: group $name exited $rc without a FAIL line; log tail:"
+		tail -n 15 "$out" | sed 's/^/    /'
+		failed_cases+=("$name: exit $rc")
+	fi
+	while IFS= read -r l; do failed_cases+=("$name: ${l#FAIL: }"); done \
+		< <(grep '^FAIL: ' "$out")
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	echo "    $name: $p passed, $f failed, $s skipped ($(($(date +%s) - start)) s; log $out)"
+done
+if [ "$fail" -gt 0 ]; then
+	echo "failed cases:"
+	printf '  %s\n' "${failed_cases[@]}"
+fi
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
