@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Base64 (RFC 4648) for the gocryptfs format: URL-safe alphabet (section 5)
+ * for names, long-name hashes, symlink targets and xattr names, raw (no '=')
+ * with the Raw64 flag or padded without it; the standard alphabet (section
+ * 4, padded) for gocryptfs.conf members.
+ * Spec: ../shared/FORMAT.md 5.3 (strict, canonical decoding), 2.2.
+ * Depends on: nothing (pure C, no libc calls, no OpenSSL); used by names.c
+ * and config.c. Written for Frama-C WP: branching character map, fixed
+ * loops, no pointer casts. Not constant time (names are not secret here).
+ * Contracts: this header (ACSL to be added by the proofs work).
+ */
+#ifndef VCRYPTFS_B64_H
+#define VCRYPTFS_B64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* flags for b64_* */
+#define B64_PAD 1U /* '=' padding to a multiple of 4 characters */
+#define B64_STD 2U /* standard alphabet "+/" instead of URL-safe "-_" */
+
+/* gocryptfs' two name variants */
+#define B64_URL_RAW 0U
+#define B64_URL_PAD B64_PAD
+#define B64_STD_PAD (B64_STD | B64_PAD)
+
+/* Largest inputs: B64_MAX_BIN bytes to encode, B64_MAX_TXT characters to
+ * decode (counters are int, as WP prefers). */
+#define B64_MAX_BIN ((size_t)1 << 24)
+#define B64_MAX_TXT ((size_t)1 << 25)
+
+/*
+ * Number of characters b64_encode writes for n input bytes (without the
+ * terminating NUL). Precondition: n <= B64_MAX_BIN.
+ */
+size_t b64_enc_len(size_t n, unsigned flags);
+
+/*
+ * Encode in[0..n-1] into out: b64_enc_len(n, flags) characters followed by
+ * a NUL, so out must hold b64_enc_len(n, flags) + 1 bytes. in may be NULL
+ * when n is 0. No overlap between in and out. Precondition n <=
+ * B64_MAX_BIN (a larger n is a caller bug: out becomes "").
+ */
+void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
+
+/*
+ * Strict decode of in[0..len-1] (no NUL needed): only alphabet characters;
+ * with B64_PAD len % 4 == 0 and at most two trailing '='; without it no '='
+ * at all and len % 4 != 1; the unused low bits of the last character must
+ * be zero (canonical). On success writes *outlen bytes to out (at most cap)
+ * and returns 0. Errors: -EINVAL (not canonical base64), -ERANGE (more than
+ * cap bytes); then out and *outlen are untouched. len 0 decodes to 0 bytes;
+ * len above B64_MAX_TXT is -EINVAL.
+ */
+int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
+	       size_t len, unsigned flags);
+
+#endif
