@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Locked memory for secrets: master key, KEK, derived keys, passwords.
+ * Each allocation is its own anonymous mapping, mlock'd (best effort: a
+ * refused mlock is remembered for secmem_locked() but not an error),
+ * excluded from core dumps (MADV_DONTDUMP) and wiped with explicit_bzero
+ * before it is unmapped.
+ * Spec: none (hygiene, cf. gocryptfs zeroing its key slices).
+ * Depends on: libc only. Used by format/ (keys.c, config.c) and main.c.
+ * Thread-safe (no shared state but a counter of failed mlock calls).
+ */
+#ifndef VCRYPTFS_SECMEM_H
+#define VCRYPTFS_SECMEM_H
+
+#include <stddef.h>
+
+/*
+ * Return n zeroed bytes (n >= 1) in a fresh locked mapping, or NULL with
+ * errno set (ENOMEM, EINVAL for n == 0). Free with secmem_free().
+ */
+void *secmem_alloc(size_t n);
+
+/* Wipe all of p's mapping, unlock and unmap it. p may be NULL. */
+void secmem_free(void *p);
+
+/* 1 when every secmem_alloc so far could mlock its pages, else 0. */
+int secmem_locked(void);
+
+#endif
