@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * XChaCha20-Poly1305 on the dispatched kernels. See aead_fast.h.
+ * Spec: RFC 8439 section 2.8 (Poly1305 key = block 0, text from block 1,
+ * MAC over ad | pad16 | c | pad16 | le64(adlen) | le64(clen));
+ * draft-irtf-cfrg-xchacha-03 section 2.3 (HChaCha20 subkey, nonce
+ * 0^4 | nonce[16..23]).
+ * Block 0 (the one-time Poly1305 key) is computed in the same SIMD step as
+ * the first blocks of text: the first kernel call covers 64 zero bytes
+ * followed by up to (blocks - 1) * 64 bytes of text, copied to a stack
+ * buffer, so a 4 KiB block costs 4096 / 64 + 1 block functions: with the
+ * 8-block AVX2 kernel, 8 SIMD steps and one one-block tail. HChaCha20 is
+ * the dispatched one (SSE rows, or scalar without SSSE3). The
+ * stitched seal (chacha20_poly_fn) is used only when dispatch_stitch(1)
+ * asked for it.
+ * Depends on: dispatch.h, kernels.h, ct.h.
+ * Constant time: yes (ct_compare; no secret-dependent branch).
+ */
+#include "crypto/aead_fast.h"
+
+#include <string.h>
+
+#include "crypto/ct.h"
+#include "crypto/dispatch.h"
+#include "crypto/kernels.h"
+
+#define FIRST_MAX (64 * 16)
+
+static const uint8_t zeros16[16];
+
+static void subkey_nonce(uint8_t subkey[32], uint8_t n12[12],
+			 const uint8_t key[32], const uint8_t nonce[24])
+{
+	dispatch_current()->hchacha20(subkey, key, nonce);
+	memset(n12, 0, 4);
+	memcpy(n12 + 4, nonce + 16, 8);
+}
+
+/* bytes of text that share the first kernel call with block 0 */
+static size_t first_len(const struct dispatch_choice *ch, size_t len)
+{
+	size_t room = 64 * (size_t)ch->kernel->blocks - 64;
+
+	return len < room ? len : room;
+}
+
+static void mac_start(const struct dispatch_choice *ch,
+		      struct poly1305_fast *mac, const uint8_t otk[32],
+		      const uint8_t *ad, size_t adlen)
+{
+	poly1305_fast_init(mac, otk);
+	poly1305_fast_use(mac, ch->poly_blocks);
+	poly1305_fast_update(mac, ad, adlen);
+	poly1305_fast_update(mac, zeros16, (16 - adlen % 16) % 16);
+}
+
+static void mac_finish(struct poly1305_fast *mac, uint8_t tag[16], size_t adlen,
+		       size_t len)
+{
+	uint8_t lens[16];
+
+	poly1305_fast_update(mac, zeros16, (16 - len % 16) % 16);
+	store64_le(lens, (uint64_t)adlen);
+	store64_le(lens + 8, (uint64_t)len);
+	poly1305_fast_update(mac, lens, 16);
+	poly1305_fast_final(mac, tag);
+}
+
+/* see aead_fast.h */
+void chachapoly_seal_fast(uint8_t *c, uint8_t tag[16], const uint8_t *m,
+			  size_t len, const uint8_t *ad, size_t adlen,
+			  const uint8_t key[32], const uint8_t nonce[12])
+{
+	const struct dispatch_choice *ch = dispatch_current();
+	uint8_t buf[FIRST_MAX];
+	struct poly1305_fast mac;
+	size_t fl = first_len(ch, len);
+	uint32_t next;
+
+	memset(buf, 0, 64);
+	if (fl > 0)
+		memcpy(buf + 64, m, fl);
+	next = ch->chacha20(buf, buf, 64 + fl, key, 0, nonce);
+	if (fl > 0)
+		memcpy(c, buf + 64, fl);
+	mac_start(ch, &mac, buf, ad, adlen);
+	if (ch->stitched != NULL) {
+		/* fl is 0 or a whole number of blocks: mac.buflen stays 0 */
+		poly1305_fast_update(&mac, c, fl);
+		if (len > fl)
+			ch->stitched(c + fl, m + fl, len - fl, key, next, nonce,
+				     &mac);
+	} else {
+		if (len > fl)
+			ch->chacha20(c + fl, m + fl, len - fl, key, next,
+				     nonce);
+		poly1305_fast_update(&mac, c, len);
+	}
+	mac_finish(&mac, tag, adlen, len);
+	ct_wipe(buf, 64 + fl);
+}
+
+/* see aead_fast.h */
+int chachapoly_open_fast(uint8_t *m, const uint8_t *c, size_t len,
+			 const uint8_t tag[16], const uint8_t *ad, size_t adlen,
+			 const uint8_t key[32], const uint8_t nonce[12])
+{
+	const struct dispatch_choice *ch = dispatch_current();
+	uint8_t want[16], ks[FIRST_MAX];
+	struct poly1305_fast mac;
+	size_t fl = first_len(ch, len);
+	uint32_t next;
+	int rc = -1;
+
+	memset(ks, 0, 64 + fl);
+	next = ch->chacha20(ks, ks, 64 + fl, key, 0, nonce);
+	mac_start(ch, &mac, ks, ad, adlen);
+	poly1305_fast_update(&mac, c, len);
+	mac_finish(&mac, want, adlen, len);
+	if (ct_compare(want, tag, 16) == 0) {
+		for (size_t i = 0; i < fl; i++)
+			m[i] = (uint8_t)(c[i] ^ ks[64 + i]);
+		if (len > fl)
+			ch->chacha20(m + fl, c + fl, len - fl, key, next,
+				     nonce);
+		rc = 0;
+	}
+	ct_wipe(want, sizeof(want));
+	ct_wipe(ks, 64 + fl);
+	return rc;
+}
+
+/* see aead_fast.h */
+void xchachapoly_seal_fast(uint8_t *c, uint8_t tag[16], const uint8_t *m,
+			   size_t len, const uint8_t *ad, size_t adlen,
+			   const uint8_t key[32], const uint8_t nonce[24])
+{
+	uint8_t subkey[32], n12[12];
+
+	subkey_nonce(subkey, n12, key, nonce);
+	chachapoly_seal_fast(c, tag, m, len, ad, adlen, subkey, n12);
+	ct_wipe(subkey, sizeof(subkey));
+}
+
+/* see aead_fast.h */
+int xchachapoly_open_fast(uint8_t *m, const uint8_t *c, size_t len,
+			  const uint8_t tag[16], const uint8_t *ad,
+			  size_t adlen, const uint8_t key[32],
+			  const uint8_t nonce[24])
+{
+	uint8_t subkey[32], n12[12];
+	int rc;
+
+	subkey_nonce(subkey, n12, key, nonce);
+	rc = chachapoly_open_fast(m, c, len, tag, ad, adlen, subkey, n12);
+	ct_wipe(subkey, sizeof(subkey));
+	return rc;
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runtime choice of the ChaCha20 kernel. See dispatch.h.
+ * Spec: none (policy: best level the CPU has, capped by VCRYPTFS_IMPL).
+ * Depends on: cpu.h, kernels.h, chacha20.h; libc getenv/fprintf (the
+ * only I/O in src/crypto: one warning for a bad VCRYPTFS_IMPL).
+ * Constant time: not applicable (no secrets). Not proved.
+ */
+#include "crypto/dispatch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/chacha20.h"
+#include "crypto/chacha20_fastblock.h"
+#include "crypto/cpu.h"
+
+/* scalar HChaCha20 for CPUs without SSSE3 (chacha20_fastblock.h) */
+static void hchacha20_scalar(uint8_t out[32], const uint8_t key[32],
+			     const uint8_t nonce[16])
+{
+	fb_hchacha20(out, key, nonce);
+}
+
+static chacha20_xor_fn portable_get(void)
+{
+	return chacha20_xor;
+}
+
+static const struct dispatch_kernel table[] = {
+	{ "portable", DISPATCH_PORTABLE, portable_get, NULL, 1, 0 },
+	{ "ssse3", DISPATCH_SSSE3, chacha20_ssse3_get, NULL, 4, CPU_SSSE3 },
+	{ "avx2", DISPATCH_AVX2, chacha20_avx2_get, chacha20_poly_avx2_get, 8,
+	  CPU_AVX2 },
+	{ "avx512", DISPATCH_AVX512, chacha20_avx512_get, NULL, 16,
+	  CPU_AVX512_ALL },
+};
+
+#define NKERNELS (sizeof(table) / sizeof(table[0]))
+
+static int initialised;
+static const char *requested = "auto";
+static unsigned impl_masked;
+static struct dispatch_choice choice;
+
+/* see dispatch.h */
+const struct dispatch_kernel *dispatch_list(size_t *n)
+{
+	*n = NKERNELS;
+	return table;
+}
+
+/* see dispatch.h */
+chacha20_xor_fn dispatch_kernel_get(const struct dispatch_kernel *k)
+{
+	/* cppcheck 2.10 takes a call through a member of function-pointer
+	 * type returning a function pointer for an int */
+	// cppcheck-suppress CastIntegerToAddressAtReturn
+	return k->get();
+}
+
+/* see dispatch.h */
+chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k)
+{
+	if (k->stitched_get == NULL)
+		return NULL;
+	/* as in dispatch_kernel_get */
+	// cppcheck-suppress CastIntegerToAddressAtReturn
+	return k->stitched_get();
+}
+
+static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
+{
+	choice.kernel = k;
+	choice.chacha20 = fn;
+	/* the stitched seal measured slower than ChaCha20 then the vector
+	 * Poly1305 here (bench/bench_crypto.sh): off unless asked for */
+	choice.stitched = NULL;
+	choice.hchacha20 =
+		k->level >= DISPATCH_SSSE3 ? hchacha20_ssse3_get() : NULL;
+	if (choice.hchacha20 == NULL)
+		choice.hchacha20 = hchacha20_scalar;
+	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 */
+	choice.poly_blocks =
+		k->level >= DISPATCH_AVX2 ? poly1305_avx2_get() : NULL;
+	choice.poly1305 =
+		choice.poly_blocks != NULL ? "poly1305-avx2" : "poly1305-64";
+}
+
+/* CPU_* bits above a level: what VCRYPTFS_IMPL=<level> hides */
+static unsigned bits_above(enum dispatch_level level)
+{
+	switch (level) {
+	case DISPATCH_PORTABLE:
+		return CPU_SSSE3 | CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
+	case DISPATCH_SSSE3:
+		return CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
+	case DISPATCH_AVX2:
+		return CPU_AVX512_ALL;
+	case DISPATCH_AVX512:
+		break;
+	}
+	return 0;
+}
+
+/* see dispatch.h */
+void dispatch_init(void)
+{
+	const char *env;
+	const struct dispatch_kernel *want = NULL;
+
+	if (initialised)
+		return;
+	initialised = 1;
+	env = getenv("VCRYPTFS_IMPL");
+	if (env != NULL && env[0] != 0 && strcmp(env, "auto") != 0) {
+		requested = env;
+		for (size_t i = 0; i < NKERNELS; i++)
+			if (strcmp(env, table[i].name) == 0)
+				want = &table[i];
+		if (want == NULL)
+			fprintf(stderr,
+				"vcryptfs: VCRYPTFS_IMPL=%s is not one of "
+				"portable, ssse3, avx2, avx512; using auto\n",
+				env);
+	}
+	if (want != NULL) {
+		unsigned hide = bits_above(want->level);
+
+		if ((cpu_features() & want->needs) != want->needs)
+			fprintf(stderr,
+				"vcryptfs: VCRYPTFS_IMPL=%s: this CPU lacks "
+				"it; using the best kernel available\n",
+				env);
+		impl_masked = cpu_features() & hide;
+		cpu_mask(hide);
+	}
+	for (size_t i = NKERNELS; i-- > 0;) {
+		chacha20_xor_fn fn = dispatch_kernel_get(&table[i]);
+
+		if (fn != NULL) {
+			choose(&table[i], fn);
+			break;
+		}
+	}
+}
+
+/* Run the probe before main(), hence before any thread can exist, so a
+ * program that forgets dispatch_init() still never races on it. */
+__attribute__((constructor)) static void dispatch_ctor(void)
+{
+	dispatch_init();
+}
+
+/* see dispatch.h */
+const struct dispatch_choice *dispatch_current(void)
+{
+	dispatch_init();
+	return &choice;
+}
+
+/* see dispatch.h */
+const char *dispatch_requested(void)
+{
+	dispatch_init();
+	return requested;
+}
+
+/* see dispatch.h */
+unsigned dispatch_masked(void)
+{
+	dispatch_init();
+	return impl_masked;
+}
+
+/* see dispatch.h */
+void dispatch_stitch(int on)
+{
+	const struct dispatch_kernel *k = dispatch_current()->kernel;
+
+	choice.stitched = on ? dispatch_stitched_get(k) : NULL;
+}
+
+/* see dispatch.h */
+int dispatch_force(const char *name)
+{
+	dispatch_init();
+	for (size_t i = 0; i < NKERNELS; i++) {
+		chacha20_xor_fn fn;
+
+		if (strcmp(name, table[i].name) != 0)
+			continue;
+		fn = dispatch_kernel_get(&table[i]);
+		if (fn == NULL)
+			return -1;
+		choose(&table[i], fn);
+		return 0;
+	}
+	return -1;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runtime kernel choice: one const table of ChaCha20 kernels (portable,
+ * ssse3, avx2, avx512) and the choice made once by dispatch_init() from the
+ * CPU probe (cpu.h), capped by VCRYPTFS_IMPL=portable|ssse3|avx2|avx512.
+ * Depends on: cpu.h, kernels.h, chacha20.h. Never includes immintrin.h.
+ * Thread-safety: dispatch_init() runs once before main() (a constructor in
+ * dispatch.c) and may be called again from main() before any thread
+ * (idempotent; later calls return at once); afterwards everything here is
+ * read-only. dispatch_force() and dispatch_stitch() are for tests and
+ * benches only.
+ * Not proved; tests/unit/test_kernels.c walks dispatch_list().
+ */
+#ifndef VCRYPTFS_DISPATCH_H
+#define VCRYPTFS_DISPATCH_H
+
+#include <stddef.h>
+
+#include "crypto/kernels.h"
+
+enum dispatch_level {
+	DISPATCH_PORTABLE = 0,
+	DISPATCH_SSSE3 = 1,
+	DISPATCH_AVX2 = 2,
+	DISPATCH_AVX512 = 3,
+};
+
+/* One ChaCha20 kernel as compiled in. get() returns NULL when the CPU (or
+ * the VCRYPTFS_IMPL cap) does not allow it. */
+struct dispatch_kernel {
+	const char *name; /* "portable", "ssse3", "avx2", "avx512" */
+	enum dispatch_level level;
+	chacha20_get_fn get;
+	chacha20_poly_fn (*stitched_get)(void); /* NULL: none */
+	unsigned blocks; /* 64-byte blocks per SIMD step */
+	unsigned needs;	 /* CPU_* bits required */
+};
+
+/* The chosen kernel, with its function pointers resolved. */
+struct dispatch_choice {
+	const struct dispatch_kernel *kernel;
+	chacha20_xor_fn chacha20;
+	chacha20_poly_fn stitched;	/* NULL: ChaCha20, then Poly1305 */
+	hchacha20_fn hchacha20;		/* never NULL */
+	poly1305_blocks_fn poly_blocks; /* NULL: scalar poly1305-64 */
+	const char *poly1305;		/* name of the Poly1305 used */
+};
+
+/* k's kernel, or NULL when the CPU (or VCRYPTFS_IMPL) rules it out. */
+chacha20_xor_fn dispatch_kernel_get(const struct dispatch_kernel *k);
+
+/* k's stitched seal, or NULL when it has none or the CPU rules it out. */
+chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k);
+
+/* The compiled table, lowest level first; *n receives its length. */
+const struct dispatch_kernel *dispatch_list(size_t *n);
+
+/*
+ * Probe the CPU, read VCRYPTFS_IMPL, pick the best allowed kernel. Unknown
+ * values or a level above what the CPU has print one warning on stderr and
+ * fall back to the best available. Idempotent.
+ */
+void dispatch_init(void);
+
+/* The current choice (calls dispatch_init() if it has not run). */
+const struct dispatch_choice *dispatch_current(void);
+
+/* VCRYPTFS_IMPL as given ("auto" when unset or empty). */
+const char *dispatch_requested(void);
+
+/* CPU_* bits the CPU has but VCRYPTFS_IMPL masked. */
+unsigned dispatch_masked(void);
+
+/* Tests and benches: turn the stitched seal of the current choice on (1,
+ * when the kernel has one) or off (0, the default: it measured slower than
+ * the unstitched kernels with the vector Poly1305). */
+void dispatch_stitch(int on);
+
+/* Tests and benches: use kernel `name` from now on. Returns 0, or -1 when
+ * it is unknown or unavailable (the choice is then unchanged). */
+int dispatch_force(const char *name);
+
+#endif

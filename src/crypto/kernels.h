@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel function types and every *_get() prototype: the SIMD ChaCha20
+ * kernels (chacha20_ssse3.c, chacha20_avx2.c, chacha20_avx512.c) and the
+ * 64-bit-limb Poly1305 (poly1305_64.c), with the portable signatures and
+ * semantics of chacha20.h and poly1305.h.
+ * Depends on: nothing outside src/crypto. Generic code includes this header,
+ * never immintrin.h; only the ISA files use intrinsics.
+ * Constant time: every kernel (fixed rotations, adds, xors; no table, no
+ * secret-dependent branch). Not proved: kernels earn trust by agreeing with
+ * the proved portable code (tests/unit/test_kernels.c, fuzz/).
+ */
+#ifndef VCRYPTFS_KERNELS_H
+#define VCRYPTFS_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Same contract as chacha20_xor (chacha20.h): any len (0 too), partial
+ * blocks, in place (out == in) or disjoint, no alignment, 32-bit counter
+ * wrapping mod 2^32 with the nonce unchanged; returns the next counter.
+ */
+typedef uint32_t (*chacha20_xor_fn)(uint8_t *out, const uint8_t *in, size_t len,
+				    const uint8_t key[32], uint32_t counter,
+				    const uint8_t nonce[12]);
+
+/* A kernel getter (below). */
+typedef chacha20_xor_fn (*chacha20_get_fn)(void);
+
+/*
+ * Getters: the kernel, or NULL when it was not compiled in or the CPU (after
+ * cpu_mask) lacks SSSE3 / AVX2 / AVX-512F+VL+BW. Blocks per call: 4, 8, 16.
+ */
+chacha20_xor_fn chacha20_ssse3_get(void);
+chacha20_xor_fn chacha20_avx2_get(void);
+chacha20_xor_fn chacha20_avx512_get(void);
+
+/* HChaCha20 with the signature of hchacha20 (chacha20.h). */
+typedef void (*hchacha20_fn)(uint8_t out[32], const uint8_t key[32],
+			     const uint8_t nonce[16]);
+
+/* The SSSE3 one (rows in SSE registers, chacha20_simd_row.h), or NULL
+ * when not compiled in or the CPU (after cpu_mask) lacks SSSE3. */
+hchacha20_fn hchacha20_ssse3_get(void);
+
+/*
+ * Poly1305 bulk step: absorb nblocks full 16-byte blocks of m (each with
+ * the 2^128 bit) into h, with h and r in the 44/44/42-bit limbs of
+ * struct poly1305_fast (poly1305_64.h bounds in and out). The AVX2 one
+ * (poly1305_avx2.c) runs 8 blocks per step once nblocks >= 16.
+ */
+typedef void (*poly1305_blocks_fn)(uint64_t h[3], const uint64_t r[3],
+				   const uint8_t *m, size_t nblocks);
+
+/* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
+poly1305_blocks_fn poly1305_avx2_get(void);
+
+/*
+ * Poly1305 with 3 limbs of 44/44/42 bits and unsigned __int128 products
+ * (poly1305_64.c). Same semantics as poly1305.h: init, update any number of
+ * times with any lengths, final writes the tag and wipes the state.
+ * poly1305_fast_use() (after init) hands runs of 16 or more whole blocks
+ * to a bulk kernel such as poly1305_avx2_get(); NULL means scalar only.
+ * Treat the struct as opaque.
+ */
+struct poly1305_fast {
+	uint64_t r[3];		   /* clamped r: 44, 44, 42 bits */
+	uint64_t h[3];		   /* accumulator, partially reduced */
+	uint64_t pad[2];	   /* s, little-endian 64-bit words */
+	uint8_t buf[16];	   /* pending partial block */
+	size_t buflen;		   /* 0..15 */
+	poly1305_blocks_fn blocks; /* bulk kernel, or NULL */
+};
+
+void poly1305_fast_init(struct poly1305_fast *st, const uint8_t key[32]);
+void poly1305_fast_use(struct poly1305_fast *st, poly1305_blocks_fn blocks);
+void poly1305_fast_update(struct poly1305_fast *st, const uint8_t *m,
+			  size_t len);
+void poly1305_fast_final(struct poly1305_fast *st, uint8_t tag[16]);
+
+/*
+ * Stitched encrypt-then-MAC for seal: c = m ^ ChaCha20(key, nonce, counter)
+ * exactly as chacha20_xor_fn, and c[0..len-1] absorbed into mac, whose
+ * buflen must be 0 (callers pad the AD first). c may equal m. Returns the
+ * next counter. The AVX2 one (chacha20_avx2.c) runs the scalar 64-bit
+ * Poly1305 of each 512-byte batch of ciphertext inside the vector rounds
+ * of the next batch, so integer and vector units work at the same time.
+ */
+typedef uint32_t (*chacha20_poly_fn)(uint8_t *c, const uint8_t *m, size_t len,
+				     const uint8_t key[32], uint32_t counter,
+				     const uint8_t nonce[12],
+				     struct poly1305_fast *mac);
+
+/* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
+chacha20_poly_fn chacha20_poly_avx2_get(void);
+
+#endif

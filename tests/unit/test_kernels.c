@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every ChaCha20 kernel the CPU offers (dispatch_list) against the proved
+ * portable chacha20.c, the 64-bit Poly1305 against poly1305.c, and the
+ * fast AEAD (aead_fast.c) on each kernel against aead_xchacha.c and the
+ * Wycheproof chacha20/xchacha20-poly1305 files. A kernel the CPU lacks is
+ * reported SKIP, never PASS.
+ * Usage: test_kernels [quick] [test-name-substring...]; "quick" (or
+ * VCRYPTFS_TEST_QUICK=1) trims the random sweeps for qemu runs.
+ * Prints "cpu: <features>" and "chosen: <kernel>" lines for
+ * tests/checks/40-qemu.sh.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/aead_fast.h"
+#include "crypto/aead_xchacha.h"
+#include "crypto/chacha20.h"
+#include "crypto/cpu.h"
+#include "crypto/dispatch.h"
+#include "crypto/kernels.h"
+#include "crypto/poly1305.h"
+#include "th.h"
+
+#define MAXLEN 2100
+#define GUARD 16
+
+static int quick;
+
+/* Known-answer vectors from RFC 8439: A.1 #1 and #2 (keystream) and
+ * 2.4.2 (the "sunscreen" text). */
+struct kat {
+	const char *name, *key, *nonce, *pt, *ct;
+	uint32_t counter;
+};
+
+static const char sunscreen[] =
+	"Ladies and Gentlemen of the class of '99: If I could offer you only "
+	"one tip for the future, sunscreen would be it.";
+
+static const struct kat kats[] = {
+	{ "RFC 8439 A.1 #1",
+	  "0000000000000000000000000000000000000000000000000000000000000000",
+	  "000000000000000000000000", NULL,
+	  "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+	  "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586",
+	  0 },
+	{ "RFC 8439 A.1 #2",
+	  "0000000000000000000000000000000000000000000000000000000000000000",
+	  "000000000000000000000000", NULL,
+	  "9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+	  "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f",
+	  1 },
+	{ "RFC 8439 2.4.2",
+	  "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+	  "000000000000004a00000000", sunscreen,
+	  "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+	  "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+	  "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+	  "5af90bbf74a35be6b40b8eedf2785e42874d",
+	  1 },
+};
+
+static void test_kat(const struct dispatch_kernel *k, chacha20_xor_fn fn)
+{
+	for (size_t i = 0; i < sizeof(kats) / sizeof(kats[0]); i++) {
+		uint8_t key[32], nonce[12], pt[256] = { 0 }, ct[256], out[256];
+		long n = th_unhex(ct, sizeof(ct), kats[i].ct);
+		uint32_t next;
+		int ok;
+
+		if (n < 0 || th_unhex(key, 32, kats[i].key) != 32 ||
+		    th_unhex(nonce, 12, kats[i].nonce) != 12) {
+			th_fail("%s: bad vector %s", k->name, kats[i].name);
+			continue;
+		}
+		if (kats[i].pt != NULL)
+			memcpy(pt, kats[i].pt, (size_t)n);
+		next = fn(out, pt, (size_t)n, key, kats[i].counter, nonce);
+		ok = memcmp(out, ct, (size_t)n) == 0 &&
+		     next == kats[i].counter +
+				     (uint32_t)(((size_t)n + 63) / 64);
+		th_check(ok, "%s: %s", k->name, kats[i].name);
+	}
+}
+
+/* Random key, nonce, counter and text of every length 0..MAXLEN at odd
+ * alignments, out of place and in place, against chacha20_xor; guard bytes
+ * around the output must stay untouched. */
+static void test_random(const struct dispatch_kernel *k, chacha20_xor_fn fn)
+{
+	static uint8_t in[MAXLEN + 64], want[MAXLEN + 64],
+		got[MAXLEN + 2 * GUARD + 64];
+	size_t step = quick ? 13 : 1;
+	int bad = 0, cases = 0;
+
+	for (size_t len = 0; len <= MAXLEN && bad < 5; len += step) {
+		for (size_t al = 0; al < 4; al++) {
+			uint8_t key[32], nonce[12];
+			uint32_t ctr = th_rand32(), n1, n2;
+			size_t ai = (al * 5) % 7, ao = 1 + 2 * al;
+			int inplace = (al & 1) != 0;
+
+			if (quick && al > 1)
+				break;
+			th_rand(key, 32);
+			th_rand(nonce, 12);
+			th_rand(in + ai, len);
+			n1 = chacha20_xor(want, in + ai, len, key, ctr, nonce);
+			memset(got, 0xa5, sizeof(got));
+			if (inplace) {
+				memcpy(got + GUARD + ao, in + ai, len);
+				n2 = fn(got + GUARD + ao, got + GUARD + ao, len,
+					key, ctr, nonce);
+			} else {
+				n2 = fn(got + GUARD + ao, in + ai, len, key,
+					ctr, nonce);
+			}
+			cases++;
+			if (n1 != n2 ||
+			    memcmp(want, got + GUARD + ao, len) != 0 ||
+			    got[GUARD + ao - 1] != 0xa5 ||
+			    got[GUARD + ao + len] != 0xa5) {
+				bad++;
+				printf("  %s: mismatch len %zu align %zu/%zu "
+				       "inplace %d\n",
+				       k->name, len, ai, ao, inplace);
+			}
+		}
+	}
+	th_check(bad == 0,
+		 "%s: %d random cases, lengths 0..%d step %zu, odd "
+		 "alignments, in place and not",
+		 k->name, cases, MAXLEN, step);
+}
+
+/* Counters around 2^32 - 1: the 32-bit counter wraps, the nonce stays. */
+static void test_wrap(const struct dispatch_kernel *k, chacha20_xor_fn fn)
+{
+	static uint8_t in[40 * 64], want[40 * 64], got[40 * 64];
+	int bad = 0;
+
+	for (uint32_t back = 0; back < 20; back++) {
+		uint8_t key[32], nonce[12];
+		uint32_t ctr = 0xffffffffU - back;
+		size_t len = (size_t)(th_rand32() % sizeof(in));
+
+		if (back == 3)
+			len = sizeof(in);
+		th_rand(key, 32);
+		th_rand(nonce, 12);
+		th_rand(in, len);
+		if (chacha20_xor(want, in, len, key, ctr, nonce) !=
+			    fn(got, in, len, key, ctr, nonce) ||
+		    memcmp(want, got, len) != 0)
+			bad++;
+	}
+	th_check(bad == 0, "%s: counter wrap at 2^32 (20 cases)", k->name);
+	th_check(fn(NULL, NULL, 0, in, 0xfffffffeU, in) == 0xfffffffeU,
+		 "%s: len 0 with NULL buffers returns the counter", k->name);
+}
+
+static int hexfield(json_t *t, const char *f, uint8_t *out, size_t cap,
+		    size_t *n)
+{
+	const char *s = json_string_value(json_object_get(t, f));
+	long l;
+
+	if (s == NULL)
+		return -1;
+	l = th_unhex(out, cap, s);
+	if (l < 0)
+		return -1;
+	*n = (size_t)l;
+	return 0;
+}
+
+/* One Wycheproof AEAD file through the fast AEAD on the current kernel.
+ * Valid: exact ciphertext and tag, and open gives the text. Invalid: open
+ * returns -1 and writes nothing. */
+static void test_wycheproof(const char *kname, const char *file, int xchacha)
+{
+	char path[4096];
+	json_error_t err;
+	json_t *root, *groups;
+	size_t gi, nvalid = 0, ninvalid = 0;
+	int bad = 0;
+	size_t noncelen = xchacha ? 24 : 12;
+
+	snprintf(path, sizeof(path), "%s/vectors/wycheproof/%s",
+		 th_shared_dir(), file);
+	root = json_load_file(path, 0, &err);
+	if (root == NULL) {
+		th_fail("%s: cannot load %s: %s", kname, path, err.text);
+		return;
+	}
+	groups = json_object_get(root, "testGroups");
+	for (gi = 0; gi < json_array_size(groups); gi++) {
+		json_t *g = json_array_get(groups, gi), *tests;
+		size_t ti;
+
+		if (json_integer_value(json_object_get(g, "ivSize")) !=
+			    (json_int_t)noncelen * 8 ||
+		    json_integer_value(json_object_get(g, "keySize")) != 256 ||
+		    json_integer_value(json_object_get(g, "tagSize")) != 128)
+			continue;
+		tests = json_object_get(g, "tests");
+		for (ti = 0; ti < json_array_size(tests); ti++) {
+			json_t *t = json_array_get(tests, ti);
+			static uint8_t msg[2048], ct[2048], aad[2048],
+				out[2048], out2[2048];
+			uint8_t key[32], iv[24], tag[16], tag2[16];
+			size_t kl, il, ml, cl, al, tl;
+			const char *res =
+				json_string_value(json_object_get(t, "result"));
+			int valid = res != NULL && strcmp(res, "valid") == 0;
+			int rc;
+
+			if (hexfield(t, "key", key, 32, &kl) ||
+			    hexfield(t, "iv", iv, 24, &il) ||
+			    hexfield(t, "msg", msg, sizeof(msg), &ml) ||
+			    hexfield(t, "ct", ct, sizeof(ct), &cl) ||
+			    hexfield(t, "aad", aad, sizeof(aad), &al) ||
+			    hexfield(t, "tag", tag, 16, &tl) || kl != 32 ||
+			    il != noncelen || tl != 16 || cl != ml) {
+				bad++;
+				continue;
+			}
+			memset(out2, 0x5a, cl + 1);
+			if (xchacha) {
+				xchachapoly_seal_fast(out, tag2, msg, ml, aad,
+						      al, key, iv);
+				rc = xchachapoly_open_fast(out2, ct, cl, tag,
+							   aad, al, key, iv);
+			} else {
+				chachapoly_seal_fast(out, tag2, msg, ml, aad,
+						     al, key, iv);
+				rc = chachapoly_open_fast(out2, ct, cl, tag,
+							  aad, al, key, iv);
+			}
+			if (valid) {
+				nvalid++;
+				if (memcmp(out, ct, cl) != 0 ||
+				    memcmp(tag, tag2, 16) != 0 || rc != 0 ||
+				    memcmp(out2, msg, ml) != 0)
+					bad++;
+			} else {
+				ninvalid++;
+				for (size_t i = 0; i <= cl; i++)
+					if (out2[i] != 0x5a)
+						rc = 1;
+				if (rc != -1)
+					bad++;
+			}
+		}
+	}
+	json_decref(root);
+	th_check(bad == 0 && nvalid > 0 && ninvalid > 0,
+		 "%s: fast AEAD on %s (%zu valid, %zu invalid)", kname, file,
+		 nvalid, ninvalid);
+}
+
+/* Fast AEAD vs the portable one, random inputs, in place, and tampering. */
+static void test_aead_random(const char *kname)
+{
+	static uint8_t m[MAXLEN + 8], c1[MAXLEN + 8], c2[MAXLEN + 8],
+		back[MAXLEN + 8];
+	size_t step = quick ? 61 : 7;
+	int bad = 0, cases = 0;
+
+	for (size_t len = 0; len <= MAXLEN; len += step) {
+		uint8_t key[32], nonce[24], ad[40], t1[16], t2[16];
+		size_t adlen = (size_t)(th_rand32() % sizeof(ad));
+
+		th_rand(key, 32);
+		th_rand(nonce, 24);
+		th_rand(ad, adlen);
+		th_rand(m + 1, len);
+		xchachapoly_seal(c1, t1, m + 1, len, ad, adlen, key, nonce);
+		memcpy(c2 + 3, m + 1, len);
+		xchachapoly_seal_fast(c2 + 3, t2, c2 + 3, len, ad, adlen, key,
+				      nonce);
+		cases++;
+		if (memcmp(c1, c2 + 3, len) != 0 || memcmp(t1, t2, 16) != 0)
+			bad++;
+		if (xchachapoly_open_fast(back, c1, len, t1, ad, adlen, key,
+					  nonce) != 0 ||
+		    memcmp(back, m + 1, len) != 0)
+			bad++;
+		/* flip one bit of the ciphertext or the tag: rejected */
+		memset(back, 0x33, len + 1);
+		if (len > 0)
+			c1[th_rand32() % len] ^= 0x01;
+		else
+			t1[th_rand32() % 16] ^= 0x80;
+		if (xchachapoly_open_fast(back, c1, len, t1, ad, adlen, key,
+					  nonce) != -1)
+			bad++;
+		for (size_t i = 0; i <= len; i++)
+			if (back[i] != 0x33)
+				bad++;
+	}
+	th_check(bad == 0,
+		 "%s: fast AEAD == portable, %d lengths, in place, open "
+		 "round trip, bit flips rejected with output untouched",
+		 kname, cases);
+}
+
+/* The dispatched HChaCha20 against the portable one. */
+static void test_hchacha(const char *kname)
+{
+	int bad = 0;
+
+	for (int i = 0; i < 200; i++) {
+		uint8_t key[32], nonce[16], a[32], b[32];
+
+		th_rand(key, 32);
+		th_rand(nonce, 16);
+		if (i == 0) {
+			memset(key, 0xff, 32);
+			memset(nonce, 0xff, 16);
+		}
+		hchacha20(a, key, nonce);
+		dispatch_current()->hchacha20(b, key, nonce);
+		if (memcmp(a, b, 32) != 0)
+			bad++;
+	}
+	th_check(bad == 0, "%s: dispatched HChaCha20 == portable (200 cases)",
+		 kname);
+}
+
+/* Empty text and AD passed as NULL, as callers may do. */
+static void test_aead_null(const char *kname)
+{
+	uint8_t key[32], nonce[24], t1[16], t2[16];
+	int ok;
+
+	th_rand(key, 32);
+	th_rand(nonce, 24);
+	xchachapoly_seal(NULL, t1, NULL, 0, NULL, 0, key, nonce);
+	xchachapoly_seal_fast(NULL, t2, NULL, 0, NULL, 0, key, nonce);
+	ok = memcmp(t1, t2, 16) == 0 &&
+	     xchachapoly_open_fast(NULL, NULL, 0, t1, NULL, 0, key, nonce) == 0;
+	t1[0] ^= 1;
+	ok = ok && xchachapoly_open_fast(NULL, NULL, 0, t1, NULL, 0, key,
+					 nonce) == -1;
+	th_check(ok, "%s: fast AEAD with empty NULL text and AD", kname);
+}
+
+/* poly1305_fast vs poly1305 with random splits, plus carry stressors. */
+static void test_poly(void)
+{
+	static uint8_t msg[1100];
+	int bad = 0, cases = 0;
+	size_t maxlen = quick ? 300 : 1100;
+
+	for (size_t len = 0; len <= maxlen; len += (len < 300 ? 1 : 17)) {
+		uint8_t key[32], t1[16], t2[16];
+		struct poly1305_fast st;
+		size_t off = 0;
+		int kind = (int)(len % 5);
+
+		th_rand(key, 32);
+		th_rand(msg, len);
+		if (kind == 1) { /* maximal r and s, all-ones text */
+			memset(key, 0xff, 32);
+			memset(msg, 0xff, len);
+		} else if (kind == 2) {
+			memset(msg, 0xff, len);
+		}
+		poly1305_mac(t1, msg, len, key);
+		poly1305_fast_init(&st, key);
+		while (off < len) {
+			size_t n = (size_t)(th_rand32() % 40);
+
+			if (n > len - off)
+				n = len - off;
+			poly1305_fast_update(&st, msg + off, n);
+			off += n;
+		}
+		poly1305_fast_update(&st, msg, 0);
+		poly1305_fast_final(&st, t2);
+		cases++;
+		if (memcmp(t1, t2, 16) != 0)
+			bad++;
+	}
+	th_check(bad == 0,
+		 "poly1305-64 == portable poly1305, %d messages, random "
+		 "splits, all-ones keys and texts",
+		 cases);
+}
+
+/* RFC 8439 2.5.2 Poly1305 vector through poly1305_fast. */
+static void test_poly_kat(void)
+{
+	static const char msg[] = "Cryptographic Forum Research Group";
+	uint8_t key[32], want[16], tag[16];
+	struct poly1305_fast st;
+
+	th_unhex(key, 32,
+		 "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149"
+		 "f51b");
+	th_unhex(want, 16, "a8061dc1305136c6c22b8baf0c0127a9");
+	poly1305_fast_init(&st, key);
+	poly1305_fast_update(&st, (const uint8_t *)msg, sizeof(msg) - 1);
+	poly1305_fast_final(&st, tag);
+	th_check(memcmp(tag, want, 16) == 0, "poly1305-64: RFC 8439 2.5.2");
+}
+
+/* Poly1305 with the AVX2 bulk kernel against the portable one: every
+ * length 0..2100 (quick: a stride), random splits, all-ones stressors. */
+static void test_poly_avx2(void)
+{
+	static uint8_t msg[MAXLEN];
+	poly1305_blocks_fn fn = poly1305_avx2_get();
+	size_t step = quick ? 37 : 1;
+	int bad = 0, cases = 0;
+
+	if (fn == NULL) {
+		th_skip("poly1305-avx2: not run (CPU lacks avx2 or "
+			"VCRYPTFS_IMPL capped it)");
+		return;
+	}
+	for (size_t len = 0; len <= MAXLEN; len += step) {
+		uint8_t key[32], t1[16], t2[16];
+		struct poly1305_fast st;
+		size_t off = 0;
+		int kind = (int)(len % 7);
+
+		th_rand(key, 32);
+		th_rand(msg, len);
+		if (kind == 1) {
+			memset(key, 0xff, 32);
+			memset(msg, 0xff, len);
+		} else if (kind == 2) {
+			memset(msg, 0xff, len);
+		} else if (kind == 3) {
+			memset(key, 0xff, 16);
+		}
+		poly1305_mac(t1, msg, len, key);
+		poly1305_fast_init(&st, key);
+		poly1305_fast_use(&st, fn);
+		while (off < len) {
+			/* mostly long runs, so the vector path is taken */
+			size_t n = (size_t)(th_rand32() % 700);
+
+			if (n > len - off)
+				n = len - off;
+			poly1305_fast_update(&st, msg + off, n);
+			off += n;
+		}
+		poly1305_fast_final(&st, t2);
+		cases++;
+		if (memcmp(t1, t2, 16) != 0)
+			bad++;
+	}
+	th_check(bad == 0,
+		 "poly1305-avx2 == portable poly1305, %d messages, random "
+		 "splits, all-ones keys and texts",
+		 cases);
+}
+
+/* The stitched ChaCha20+Poly1305 seal step against its two halves. */
+static void test_stitched(const struct dispatch_kernel *k)
+{
+	static uint8_t m[MAXLEN + 600], c1[MAXLEN + 600], c2[MAXLEN + 600];
+	chacha20_poly_fn fn = dispatch_stitched_get(k);
+	size_t step = quick ? 97 : 3;
+	int bad = 0, cases = 0;
+
+	if (fn == NULL) {
+		th_skip("%s: stitched ChaCha20+Poly1305 not run (CPU lacks it "
+			"or VCRYPTFS_IMPL capped it)",
+			k->name);
+		return;
+	}
+	for (size_t len = 0; len <= MAXLEN + 512; len += step) {
+		uint8_t key[32], nonce[12], otk[32], t1[16], t2[16];
+		struct poly1305_fast a, b;
+		uint32_t ctr = len % 5 == 0 ? 0xfffffffdU : th_rand32();
+		uint32_t n1, n2;
+
+		th_rand(key, 32);
+		th_rand(nonce, 12);
+		th_rand(otk, 32);
+		th_rand(m, len);
+		poly1305_fast_init(&a, otk);
+		poly1305_fast_init(&b, otk);
+		n1 = chacha20_xor(c1, m, len, key, ctr, nonce);
+		poly1305_fast_update(&a, c1, len);
+		memcpy(c2, m, len);
+		n2 = fn(c2, c2, len, key, ctr, nonce, &b);
+		poly1305_fast_final(&a, t1);
+		poly1305_fast_final(&b, t2);
+		cases++;
+		if (n1 != n2 || memcmp(c1, c2, len) != 0 ||
+		    memcmp(t1, t2, 16) != 0)
+			bad++;
+	}
+	th_check(bad == 0,
+		 "%s: stitched ChaCha20+Poly1305 == separate, %d lengths "
+		 "0..%d, in place, counter wrap",
+		 k->name, cases, MAXLEN + 512);
+}
+
+int main(int argc, char **argv)
+{
+	const struct dispatch_kernel *list;
+	const char *q = getenv("VCRYPTFS_TEST_QUICK");
+	char feat[128];
+	size_t n;
+	int av = argc;
+	char **ap = argv;
+
+	if (argc > 1 && strcmp(argv[1], "quick") == 0) {
+		quick = 1;
+		av = argc - 1;
+		ap = argv + 1;
+		ap[0] = argv[0];
+	}
+	if (q != NULL && strcmp(q, "1") == 0)
+		quick = 1;
+	dispatch_init();
+	printf("cpu: %s\n",
+	       cpu_feature_names(cpu_features_seen(), feat, sizeof(feat)));
+	printf("chosen: %s\n", dispatch_current()->kernel->name);
+	printf("poly1305: %s\n", dispatch_current()->poly1305);
+	fflush(stdout);
+	if (th_want(av, ap, "poly")) {
+		test_poly_kat();
+		test_poly();
+		test_poly_avx2();
+	}
+	list = dispatch_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct dispatch_kernel *k = &list[i];
+		chacha20_xor_fn fn = dispatch_kernel_get(k);
+
+		if (!th_want(av, ap, k->name))
+			continue;
+		if (fn == NULL) {
+			char need[64];
+
+			th_skip("%s: kernel not run (CPU lacks %s or "
+				"VCRYPTFS_IMPL capped it)",
+				k->name,
+				cpu_feature_names(k->needs, need,
+						  sizeof(need)));
+			continue;
+		}
+		test_kat(k, fn);
+		test_random(k, fn);
+		test_wrap(k, fn);
+		if (k->stitched_get != NULL)
+			test_stitched(k);
+		if (dispatch_force(k->name) != 0) {
+			th_fail("%s: dispatch_force failed", k->name);
+			continue;
+		}
+		test_wycheproof(k->name, "chacha20_poly1305_test.json", 0);
+		test_wycheproof(k->name, "xchacha20_poly1305_test.json", 1);
+		test_aead_random(k->name);
+		test_aead_null(k->name);
+		test_hchacha(k->name);
+		if (dispatch_stitched_get(k) != NULL) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s stitched", k->name);
+			dispatch_stitch(1);
+			test_wycheproof(name, "xchacha20_poly1305_test.json",
+					1);
+			test_aead_random(name);
+			dispatch_stitch(0);
+		}
+	}
+	return th_exit();
+}
