@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The libfuse low-level operation table, assembled from ops_*.c, plus the
+ * init callback (request sizes, capabilities).
+ * Spec: ../shared/FORMAT.md 12.1 (mount defaults). Not proved.
+ */
+#include <string.h>
+
+#include "fuse/fs.h"
+
+/* 1 MiB writes (256 blocks per request) where the kernel allows more
+ * pages per request (FUSE_MAX_PAGES, Linux 4.20+); older kernels cap the
+ * request at 128 KiB themselves. */
+#define MAX_WRITE (1024U * 1024U)
+
+static void fs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	conn->max_write = MAX_WRITE;
+}
+
+static struct fuse_lowlevel_ops table;
+
+const struct fuse_lowlevel_ops *fs_ops(void)
+{
+	memset(&table, 0, sizeof(table));
+	table.init = fs_init;
+	fs_ops_entry(&table);
+	fs_ops_dir(&table);
+	fs_ops_file(&table);
+	fs_ops_attr(&table);
+	fs_ops_xattr(&table);
+	return &table;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Attribute operations: getattr (plaintext sizes), setattr (mode, owner,
+ * times, size with boundary-block re-encryption), statfs, access.
+ * Spec: ../shared/FORMAT.md 4.7, 4.8, 8. Not proved.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "fuse/fs.h"
+#include "sys/sys.h"
+
+static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	struct stat st;
+	int rc = fs_stat_inode(inode_from_ino(ino), &st);
+
+	(void)fi;
+
+	if (rc != 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_attr(req, &st, fs.timeout);
+}
+
+static int do_truncate(struct inode *in, struct fuse_file_info *fi, off_t size)
+{
+	int fd;
+	int rc;
+
+	if (!S_ISREG(in->type))
+		return S_ISDIR(in->type) ? -EISDIR : -EINVAL;
+	fd = fi != NULL ? (int)fi->fh : sys_reopen(in->fd, O_RDWR);
+	if (fd < 0)
+		return fd;
+	pthread_rwlock_wrlock(&in->content);
+	rc = fs_content_truncate(in, fd, size);
+	pthread_rwlock_unlock(&in->content);
+	if (fi == NULL)
+		close(fd);
+	return rc;
+}
+
+static int fs_do_setattr(struct inode *in, const struct stat *attr, int valid,
+			 struct fuse_file_info *fi)
+{
+	char proc[32];
+	int rc;
+
+	sys_procpath(in->fd, proc, sizeof(proc));
+	if (valid & FUSE_SET_ATTR_MODE) {
+		if (S_ISLNK(in->type))
+			return -EOPNOTSUPP;
+		rc = fi != NULL ? fchmod((int)fi->fh, attr->st_mode)
+				: chmod(proc, attr->st_mode);
+		if (rc != 0)
+			return -errno;
+	}
+	if (valid & (FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) {
+		uid_t uid =
+			(valid & FUSE_SET_ATTR_UID) ? attr->st_uid : (uid_t)-1;
+		gid_t gid =
+			(valid & FUSE_SET_ATTR_GID) ? attr->st_gid : (gid_t)-1;
+
+		if (fchownat(in->fd, "", uid, gid,
+			     AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0)
+			return -errno;
+	}
+	if (valid & FUSE_SET_ATTR_SIZE) {
+		rc = do_truncate(in, fi, attr->st_size);
+		if (rc != 0)
+			return rc;
+	}
+	if (valid & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME)) {
+		struct timespec tv[2];
+
+		tv[0].tv_sec = 0;
+		tv[1].tv_sec = 0;
+		tv[0].tv_nsec = UTIME_OMIT;
+		tv[1].tv_nsec = UTIME_OMIT;
+		if (valid & FUSE_SET_ATTR_ATIME_NOW)
+			tv[0].tv_nsec = UTIME_NOW;
+		else if (valid & FUSE_SET_ATTR_ATIME)
+			tv[0] = attr->st_atim;
+		if (valid & FUSE_SET_ATTR_MTIME_NOW)
+			tv[1].tv_nsec = UTIME_NOW;
+		else if (valid & FUSE_SET_ATTR_MTIME)
+			tv[1] = attr->st_mtim;
+		if (fi != NULL)
+			rc = futimens((int)fi->fh, tv);
+		else if (S_ISLNK(in->type))
+			rc = utimensat(in->fd, "", tv, AT_EMPTY_PATH);
+		else
+			rc = utimensat(AT_FDCWD, proc, tv, 0);
+		if (rc != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+		       int valid, struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	struct stat st;
+	int rc = fs_do_setattr(in, attr, valid, fi);
+
+	if (rc == 0)
+		rc = fs_stat_inode(in, &st);
+	if (rc != 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_attr(req, &st, fs.timeout);
+}
+
+static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	struct statvfs sv;
+
+	if (fstatvfs(inode_from_ino(ino)->fd, &sv) != 0)
+		fuse_reply_err(req, errno);
+	else
+		fuse_reply_statfs(req, &sv);
+}
+
+static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
+{
+	char proc[32];
+	struct inode *in = inode_from_ino(ino);
+
+	if (S_ISLNK(in->type)) {
+		fuse_reply_err(req, 0);
+		return;
+	}
+	sys_procpath(in->fd, proc, sizeof(proc));
+	fuse_reply_err(req,
+		       faccessat(AT_FDCWD, proc, mask, 0) != 0 ? errno : 0);
+}
+
+void fs_ops_attr(struct fuse_lowlevel_ops *ops)
+{
+	ops->getattr = fs_getattr;
+	ops->setattr = fs_setattr;
+	ops->statfs = fs_statfs;
+	ops->access = fs_access;
+}

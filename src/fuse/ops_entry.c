@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Namespace operations: lookup, forget, mkdir (with diriv), mknod,
+ * symlink, link, unlink, rmdir (diriv rename-away), rename, readlink.
+ * fs_do_X() does the work and returns -errno; fs_X() replies once.
+ * Spec: ../shared/FORMAT.md 5.4, 5.7, 6, 8. Not proved.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuse/fs.h"
+#include "sys/sys.h"
+
+static int names_encrypted(void)
+{
+	return !(fs.vol->flags & VOL_PLAINTEXTNAMES);
+}
+
+static int use_diriv(void)
+{
+	return names_encrypted() && (fs.vol->flags & VOL_DIRIV);
+}
+
+static void reply_entry_or_err(fuse_req_t req, int rc,
+			       const struct fuse_entry_param *e)
+{
+	if (rc != 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_entry(req, e);
+}
+
+static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct fuse_entry_param e;
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == -EINVAL)
+		rc = -ENOENT;
+	if (rc == 0)
+		rc = fs_do_lookup(dir, c.disk, &e);
+	if (rc == -ENOENT && fs.timeout > 0) {
+		/* negative entry, cached like gocryptfs */
+		memset(&e, 0, sizeof(e));
+		e.entry_timeout = fs.timeout;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	reply_entry_or_err(req, rc, &e);
+}
+
+static void fs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	inode_unref(inode_from_ino(ino), nlookup);
+	fuse_reply_none(req);
+}
+
+static void fs_forget_multi(fuse_req_t req, size_t count,
+			    struct fuse_forget_data *forgets)
+{
+	for (size_t i = 0; i < count; i++)
+		inode_unref(inode_from_ino(forgets[i].ino), forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+/* Finish a creation: chown for -allow_other, then look it up. */
+static int finish_new(fuse_req_t req, struct inode *dir, const char *disk,
+		      struct fuse_entry_param *e)
+{
+	fs_chown_new(req, dir->fd, disk);
+	return fs_do_lookup(dir, disk, e);
+}
+
+static int fs_do_mkdir(fuse_req_t req, struct inode *dir, const char *name,
+		       mode_t mode, struct fuse_entry_param *e)
+{
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc != 0)
+		return rc;
+	rc = fs_cname_prepare(dir->fd, &c);
+	if (rc != 0)
+		return rc;
+	if (mkdirat(dir->fd, c.disk, use_diriv() ? mode | 0700 : mode) != 0) {
+		rc = -errno;
+		fs_cname_abort(dir->fd, &c);
+		return rc;
+	}
+	if (use_diriv()) {
+		uint8_t iv[16];
+		struct stat st;
+		int dfd;
+
+		fc_random(iv, sizeof(iv));
+		dfd = sys_openat(dir->fd, c.disk,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+		rc = dfd < 0 ? dfd : sys_write_diriv(dfd, iv);
+		if (rc == 0 && (mode & 07777) != ((mode | 0700) & 07777) &&
+		    fstat(dfd, &st) == 0 &&
+		    fchmod(dfd, (mode & 07777) | (st.st_mode & S_ISGID)) != 0)
+			rc = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		if (rc != 0) {
+			int d2 = sys_openat(dir->fd, c.disk,
+					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
+					    0);
+
+			if (d2 >= 0) {
+				(void)unlinkat(d2, FC_DIRIV_NAME, 0);
+				close(d2);
+			}
+			(void)unlinkat(dir->fd, c.disk, AT_REMOVEDIR);
+			fs_cname_abort(dir->fd, &c);
+			return rc;
+		}
+	}
+	return finish_new(req, dir, c.disk, e);
+}
+
+static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode)
+{
+	struct fuse_entry_param e;
+	int rc = fs_do_mkdir(req, inode_from_ino(parent), name, mode, &e);
+
+	reply_entry_or_err(req, rc, &e);
+}
+
+static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode, dev_t rdev)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct fuse_entry_param e;
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == 0)
+		rc = fs_cname_prepare(dir->fd, &c);
+	if (rc == 0 && mknodat(dir->fd, c.disk, mode, rdev) != 0) {
+		rc = -errno;
+		fs_cname_abort(dir->fd, &c);
+	}
+	if (rc == 0)
+		rc = finish_new(req, dir, c.disk, &e);
+	reply_entry_or_err(req, rc, &e);
+}
+
+static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
+		       const char *name)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct fuse_entry_param e;
+	struct cname c;
+	char enc[4096];
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == 0)
+		rc = fc_symlink_encrypt(fs.vol, target, enc, sizeof(enc));
+	if (rc == 0)
+		rc = fs_cname_prepare(dir->fd, &c);
+	if (rc == 0 && symlinkat(enc, dir->fd, c.disk) != 0) {
+		rc = -errno;
+		fs_cname_abort(dir->fd, &c);
+	}
+	if (rc == 0)
+		rc = finish_new(req, dir, c.disk, &e);
+	reply_entry_or_err(req, rc, &e);
+}
+
+static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+		    const char *newname)
+{
+	struct inode *in = inode_from_ino(ino);
+	struct inode *dir = inode_from_ino(newparent);
+	struct fuse_entry_param e;
+	struct cname c;
+	char proc[32];
+	int rc = fs_cname(dir, newname, &c);
+
+	sys_procpath(in->fd, proc, sizeof(proc));
+	if (rc == 0)
+		rc = fs_cname_prepare(dir->fd, &c);
+	if (rc == 0 &&
+	    linkat(AT_FDCWD, proc, dir->fd, c.disk, AT_SYMLINK_FOLLOW) != 0) {
+		rc = -errno;
+		fs_cname_abort(dir->fd, &c);
+	}
+	if (rc == 0)
+		rc = fs_do_lookup(dir, c.disk, &e);
+	reply_entry_or_err(req, rc, &e);
+}
+
+static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == -EINVAL)
+		rc = -ENOENT;
+	if (rc == 0 && unlinkat(dir->fd, c.disk, 0) != 0)
+		rc = -errno;
+	if (rc == 0)
+		fs_cname_done(dir->fd, &c);
+	fuse_reply_err(req, -rc);
+}
+
+/* Remove the backing directory disk in dirfd the gocryptfs way: only a
+ * diriv may be left; it is moved to the parent, the directory removed,
+ * then the moved diriv deleted (moved back on failure). */
+static int rmdir_backing(int pfd, const char *disk)
+{
+	char tmp[64];
+	uint64_t r;
+	int dfd;
+	DIR *dp;
+	struct dirent *de;
+	int has_diriv = 0;
+	int rc = 0;
+
+	if (!use_diriv())
+		return unlinkat(pfd, disk, AT_REMOVEDIR) != 0 ? -errno : 0;
+	dfd = sys_openat(pfd, disk, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+	if (dfd < 0)
+		return dfd;
+	dp = fdopendir(dfd);
+	if (dp == NULL) {
+		rc = -errno;
+		close(dfd);
+		return rc;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (strcmp(de->d_name, FC_DIRIV_NAME) == 0) {
+			has_diriv = 1;
+			continue;
+		}
+		rc = -ENOTEMPTY;
+		break;
+	}
+	if (rc == 0 && !has_diriv) {
+		closedir(dp);
+		return unlinkat(pfd, disk, AT_REMOVEDIR) != 0 ? -errno : 0;
+	}
+	if (rc == 0) {
+		fc_random(&r, sizeof(r));
+		(void)snprintf(tmp, sizeof(tmp),
+			       "gocryptfs.diriv.rmdir.%" PRIu64, r);
+		if (renameat(dirfd(dp), FC_DIRIV_NAME, pfd, tmp) != 0)
+			rc = -errno;
+	}
+	if (rc == 0) {
+		if (unlinkat(pfd, disk, AT_REMOVEDIR) != 0) {
+			rc = -errno;
+			(void)renameat(pfd, tmp, dirfd(dp), FC_DIRIV_NAME);
+		} else {
+			(void)unlinkat(pfd, tmp, 0);
+		}
+	}
+	closedir(dp);
+	return rc;
+}
+
+static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == -EINVAL)
+		rc = -ENOENT;
+	if (rc == 0)
+		rc = rmdir_backing(dir->fd, c.disk);
+	if (rc == 0)
+		fs_cname_done(dir->fd, &c);
+	fuse_reply_err(req, -rc);
+}
+
+static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      fuse_ino_t newparent, const char *newname,
+		      unsigned int flags)
+{
+	struct inode *od = inode_from_ino(parent);
+	struct inode *nd = inode_from_ino(newparent);
+	struct cname oc;
+	struct cname nc;
+	int rc;
+
+	if (flags & ~(unsigned)(RENAME_NOREPLACE | RENAME_EXCHANGE)) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	rc = fs_cname(od, name, &oc);
+	if (rc == 0)
+		rc = fs_cname(nd, newname, &nc);
+	if (rc == 0)
+		rc = fs_cname_prepare(nd->fd, &nc);
+	if (rc != 0) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	if (renameat2(od->fd, oc.disk, nd->fd, nc.disk, flags) != 0) {
+		rc = -errno;
+		/* The target may be an "empty" directory holding a diriv. */
+		if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 &&
+		    rmdir_backing(nd->fd, nc.disk) == 0) {
+			rc = renameat2(od->fd, oc.disk, nd->fd, nc.disk, 0) != 0
+				     ? -errno
+				     : 0;
+		}
+	}
+	if (rc != 0) {
+		/* keep a .name that belonged to an existing target */
+		struct stat st;
+
+		if (nc.is_long &&
+		    fstatat(nd->fd, nc.disk, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			fs_cname_abort(nd->fd, &nc);
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	if (!(flags & RENAME_EXCHANGE) &&
+	    (od != nd || strcmp(oc.disk, nc.disk) != 0))
+		fs_cname_done(od->fd, &oc);
+	fuse_reply_err(req, 0);
+}
+
+static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct inode *in = inode_from_ino(ino);
+	char enc[4200];
+	char plain[4200];
+	ssize_t n = readlinkat(in->fd, "", enc, sizeof(enc) - 1);
+	int len;
+
+	if (n < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
+	enc[n] = '\0';
+	len = fc_symlink_decrypt(fs.vol, enc, plain, sizeof(plain) - 1);
+	if (len < 0) {
+		fs_log("cannot decrypt symlink inode %lu",
+		       (unsigned long)in->ino);
+		fuse_reply_err(req, EIO);
+		return;
+	}
+	plain[len] = '\0';
+	fuse_reply_readlink(req, plain);
+}
+
+void fs_ops_entry(struct fuse_lowlevel_ops *ops)
+{
+	ops->lookup = fs_lookup;
+	ops->forget = fs_forget;
+	ops->forget_multi = fs_forget_multi;
+	ops->mkdir = fs_mkdir;
+	ops->mknod = fs_mknod;
+	ops->symlink = fs_symlink;
+	ops->link = fs_link;
+	ops->unlink = fs_unlink;
+	ops->rmdir = fs_rmdir;
+	ops->rename = fs_rename;
+	ops->readlink = fs_readlink;
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * File operations: open and create (backing always O_RDWR for RMW), read,
+ * write, flush, release, fsync, fallocate (mode 0 and KEEP_SIZE).
+ * fi->fh holds the backing descriptor.
+ * Spec: ../shared/FORMAT.md 4.2, 4.7, 4.9. Not proved.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuse/fs.h"
+#include "sys/sys.h"
+
+/* Flags for the backing open: read-write, no append or direct I/O. */
+static int backing_flags(int flags)
+{
+	flags &= ~(O_ACCMODE | O_APPEND | O_DIRECT | O_CREAT | O_EXCL |
+		   O_NOCTTY);
+	return flags | O_RDWR;
+}
+
+static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	int fd;
+
+	if (fs.readonly && (fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	if (fi->flags & O_TRUNC)
+		pthread_rwlock_wrlock(&in->content);
+	fd = sys_reopen(in->fd, backing_flags(fi->flags));
+	if ((fd == -EACCES || fd == -EROFS) &&
+	    (fi->flags & O_ACCMODE) == O_RDONLY)
+		fd = sys_reopen(in->fd,
+				(fi->flags & ~(O_ACCMODE | O_APPEND | O_DIRECT |
+					       O_CREAT | O_EXCL | O_TRUNC)) |
+					O_RDONLY);
+	if (fi->flags & O_TRUNC) {
+		if (fd >= 0)
+			inode_fileid_clear(in);
+		pthread_rwlock_unlock(&in->content);
+	}
+	if (fd < 0) {
+		fuse_reply_err(req, -fd);
+		return;
+	}
+	fi->fh = (uint64_t)fd;
+	fuse_reply_open(req, fi);
+}
+
+static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      mode_t mode, struct fuse_file_info *fi)
+{
+	struct inode *dir = inode_from_ino(parent);
+	struct fuse_entry_param e;
+	struct cname c;
+	int fd = -1;
+	int rc = fs_cname(dir, name, &c);
+
+	if (rc == 0)
+		rc = fs_cname_prepare(dir->fd, &c);
+	if (rc == 0) {
+		fd = sys_openat(dir->fd, c.disk,
+				backing_flags(fi->flags) | O_CREAT |
+					O_NOFOLLOW | (fi->flags & O_EXCL),
+				mode);
+		if (fd < 0) {
+			rc = fd;
+			fs_cname_abort(dir->fd, &c);
+		}
+	}
+	if (rc == 0) {
+		fs_chown_new(req, dir->fd, c.disk);
+		rc = fs_do_lookup(dir, c.disk, &e);
+	}
+	if (rc == 0 && (fi->flags & O_TRUNC))
+		inode_fileid_clear(inode_from_ino(e.ino));
+	if (rc != 0) {
+		if (fd >= 0)
+			close(fd);
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	fi->fh = (uint64_t)fd;
+	fuse_reply_create(req, &e, fi);
+}
+
+static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	char *buf = fs_read_buf(size > 0 ? size : 1);
+	ssize_t n;
+
+	if (buf == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	pthread_rwlock_rdlock(&in->content);
+	n = fs_content_read(in, (int)fi->fh, buf, size, off);
+	pthread_rwlock_unlock(&in->content);
+	if (n < 0)
+		fuse_reply_err(req, (int)-n);
+	else
+		fuse_reply_buf(req, buf, (size_t)n);
+}
+
+static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		     size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	ssize_t n;
+
+	pthread_rwlock_wrlock(&in->content);
+	n = fs_content_write(in, (int)fi->fh, buf, size, off);
+	pthread_rwlock_unlock(&in->content);
+	if (n < 0)
+		fuse_reply_err(req, (int)-n);
+	else
+		fuse_reply_write(req, (size_t)n);
+}
+
+static void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	int fd = dup((int)fi->fh);
+
+	(void)ino;
+	if (fd < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
+	fuse_reply_err(req, close(fd) != 0 ? errno : 0);
+}
+
+static void fs_release(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	(void)ino;
+	close((int)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+static void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+		     struct fuse_file_info *fi)
+{
+	int rc = datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh);
+
+	(void)ino;
+	fuse_reply_err(req, rc != 0 ? errno : 0);
+}
+
+static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
+			 off_t length, struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	int fd = (int)fi->fh;
+	off_t size = 0;
+	off_t cstart;
+	off_t cend;
+	int rc;
+
+	if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	if (offset < 0 || length <= 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	cstart = (off_t)fc_cipher_size(fs.vol, (uint64_t)offset);
+	cend = (off_t)fc_cipher_size(fs.vol, (uint64_t)(offset + length));
+	if (cstart > 0)
+		cstart -= (off_t)fc_overhead(fs.vol);
+	pthread_rwlock_wrlock(&in->content);
+	rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, cstart, cend - cstart) != 0
+		     ? -errno
+		     : 0;
+	if (rc == 0 && !(mode & FALLOC_FL_KEEP_SIZE)) {
+		rc = fs_content_size(fd, &size);
+		if (rc == 0 && offset + length > size)
+			rc = fs_content_truncate(in, fd, offset + length);
+	}
+	pthread_rwlock_unlock(&in->content);
+	fuse_reply_err(req, -rc);
+}
+
+static void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
+		     struct fuse_file_info *fi)
+{
+	struct inode *in = inode_from_ino(ino);
+	off_t r;
+
+	if (whence != SEEK_DATA && whence != SEEK_HOLE) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	pthread_rwlock_rdlock(&in->content);
+	r = fs_content_seek((int)fi->fh, off, whence);
+	pthread_rwlock_unlock(&in->content);
+	if (r < 0)
+		fuse_reply_err(req, (int)-r);
+	else
+		fuse_reply_lseek(req, r);
+}
+
+void fs_ops_file(struct fuse_lowlevel_ops *ops)
+{
+	ops->open = fs_open;
+	ops->create = fs_create;
+	ops->read = fs_read;
+	ops->write = fs_write;
+	ops->flush = fs_flush;
+	ops->release = fs_release;
+	ops->fsync = fs_fsync;
+	ops->fallocate = fs_fallocate;
+	ops->lseek = fs_lseek;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Extended attributes: names EME-encrypted under "user.gocryptfs.", values
+ * sealed as one block without file ID; the two POSIX ACL names pass
+ * through. Spec: ../shared/FORMAT.md section 7. Not proved.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+#include "fuse/fs.h"
+#include "sys/sys.h"
+
+#define XATTR_MAX 65536U
+
+static int xattr_path(fuse_ino_t ino, char *proc, size_t procsz)
+{
+	struct inode *in = inode_from_ino(ino);
+
+	if (S_ISLNK(in->type))
+		return -EOPNOTSUPP;
+	sys_procpath(in->fd, proc, procsz);
+	return 0;
+}
+
+static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			size_t size)
+{
+	char proc[32];
+	char stored[300];
+	uint8_t *cbuf = NULL;
+	uint8_t *pbuf = NULL;
+	ssize_t n;
+	int len = 0;
+	int rc = xattr_path(ino, proc, sizeof(proc));
+
+	if (rc == -EOPNOTSUPP)
+		rc = -ENODATA;
+	if (rc == 0 && strcmp(name, "security.capability") == 0)
+		rc = -EOPNOTSUPP;
+	if (rc == 0 && fc_xattr_is_acl(name))
+		snprintf(stored, sizeof(stored), "%s", name);
+	else if (rc == 0)
+		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
+					   sizeof(stored));
+	if (rc == -ERANGE)
+		rc = -ENODATA;
+	if (rc != 0)
+		goto out;
+	cbuf = malloc(XATTR_MAX + FC_MAX_OV);
+	pbuf = malloc(XATTR_MAX + FC_MAX_OV);
+	if (cbuf == NULL || pbuf == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	n = getxattr(proc, stored, cbuf, XATTR_MAX + FC_MAX_OV);
+	if (n < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (fc_xattr_is_acl(name)) {
+		memcpy(pbuf, cbuf, (size_t)n);
+		len = (int)n;
+	} else if (n > 0) {
+		len = fc_block_open(fs.vol, NULL, 0, cbuf, (size_t)n, pbuf);
+		if (len < 0) {
+			rc = -EIO;
+			goto out;
+		}
+	}
+	if (size == 0)
+		fuse_reply_xattr(req, (size_t)len);
+	else if (size < (size_t)len)
+		rc = -ERANGE;
+	else
+		fuse_reply_buf(req, (const char *)pbuf, (size_t)len);
+out:
+	if (rc != 0)
+		fuse_reply_err(req, -rc);
+	free(cbuf);
+	free(pbuf);
+}
+
+static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			const char *value, size_t size, int flags)
+{
+	char proc[32];
+	char stored[300];
+	uint8_t *cbuf = NULL;
+	size_t clen = 0;
+	int rc = xattr_path(ino, proc, sizeof(proc));
+
+	if (rc == 0 && fc_xattr_is_acl(name)) {
+		rc = setxattr(proc, name, value, size, flags) != 0 ? -errno : 0;
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	if (rc == 0)
+		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
+					   sizeof(stored));
+	if (rc == 0 && size > XATTR_MAX)
+		rc = -E2BIG;
+	if (rc == 0 && size > 0) {
+		cbuf = malloc(size + FC_MAX_OV);
+		if (cbuf == NULL)
+			rc = -ENOMEM;
+		else
+			rc = fc_block_seal(fs.vol, NULL, 0,
+					   (const uint8_t *)value, size, cbuf);
+		clen = size + fc_overhead(fs.vol);
+	}
+	if (rc == 0 && setxattr(proc, stored, cbuf, clen, flags) != 0)
+		rc = -errno;
+	free(cbuf);
+	fuse_reply_err(req, -rc);
+}
+
+static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	char proc[32];
+	char *raw = NULL;
+	char *out = NULL;
+	size_t olen = 0;
+	ssize_t n;
+	int rc = xattr_path(ino, proc, sizeof(proc));
+
+	if (rc == -EOPNOTSUPP) {
+		rc = 0;
+		goto reply;
+	}
+	n = listxattr(proc, NULL, 0);
+	if (n < 0) {
+		rc = -errno;
+		goto reply;
+	}
+	raw = malloc((size_t)n + 1);
+	out = malloc((size_t)n + 1);
+	if (raw == NULL || out == NULL) {
+		rc = -ENOMEM;
+		goto reply;
+	}
+	n = listxattr(proc, raw, (size_t)n);
+	if (n < 0) {
+		rc = -errno;
+		goto reply;
+	}
+	for (size_t i = 0; i < (size_t)n;) {
+		const char *nm = raw + i;
+		size_t l = strnlen(nm, (size_t)n - i);
+		char plain[300];
+
+		i += l + 1;
+		if (fc_xattr_is_acl(nm))
+			snprintf(plain, sizeof(plain), "%s", nm);
+		else if (fc_xattr_name_decrypt(fs.vol, nm, plain,
+					       sizeof(plain)) != 0)
+			continue;
+		l = strlen(plain) + 1;
+		if (olen + l > (size_t)n + 1)
+			break;
+		memcpy(out + olen, plain, l);
+		olen += l;
+	}
+reply:
+	if (rc != 0)
+		fuse_reply_err(req, -rc);
+	else if (size == 0)
+		fuse_reply_xattr(req, olen);
+	else if (size < olen)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, out, olen);
+	free(raw);
+	free(out);
+}
+
+static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
+{
+	char proc[32];
+	char stored[300];
+	int rc = xattr_path(ino, proc, sizeof(proc));
+
+	if (rc == 0 && fc_xattr_is_acl(name))
+		snprintf(stored, sizeof(stored), "%s", name);
+	else if (rc == 0)
+		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
+					   sizeof(stored));
+	if (rc == -ERANGE)
+		rc = -ENODATA;
+	if (rc == 0 && removexattr(proc, stored) != 0)
+		rc = -errno;
+	fuse_reply_err(req, -rc);
+}
+
+void fs_ops_xattr(struct fuse_lowlevel_ops *ops)
+{
+	ops->getxattr = fs_getxattr;
+	ops->setxattr = fs_setxattr;
+	ops->listxattr = fs_listxattr;
+	ops->removexattr = fs_removexattr;
+}
