@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# group: libFuzzer targets (fuzz/, issue 5). Replays every committed corpus
+# with the plain ASan+UBSan replay binaries (0 crashes, 0 mismatches), then
+# runs `make fuzz FUZZ_SECONDS=${FUZZ_CHECK_SECONDS:-30}` and reports one
+# line per target from its table (PASS when the target did not crash).
+. "$(dirname "$0")/lib.sh"
+need_tool clang-14 || exit 0
+secs=${FUZZ_CHECK_SECONDS:-30}
+mk=(make --no-print-directory -j2 BUILD="$BUILD" SANBUILD="$SANBUILD")
+
+if ! "${mk[@]}" fuzz-build >"$BUILD/test-logs/70-fuzz-build.log" 2>&1; then
+	fail "fuzz build (make fuzz-build; log $BUILD/test-logs/70-fuzz-build.log)"
+	tail -n 20 "$BUILD/test-logs/70-fuzz-build.log"
+	exit 0
+fi
+pass "fuzz build (clang-14 -fsanitize=fuzzer,address,undefined)"
+
+# 1. replay: the script prints PASS:/FAIL: per target
+"${mk[@]}" fuzz-replay 2>&1 | grep -E '^(PASS|FAIL): |runtime error|ERROR'
+
+# 2. a short campaign per target; the table is the last lines
+out=$("${mk[@]}" fuzz FUZZ_SECONDS="$secs" 2>&1)
+echo "$out"
+n=0
+while read -r t s runs cov crashes; do
+	[ "$t" = target ] && continue
+	case "$t" in fuzz_*) ;; *) continue ;; esac
+	n=$((n + 1))
+	if [ "$crashes" = 0 ]; then
+		pass "fuzz $t: ${s} s, $runs runs, cov $cov, 0 crashes"
+	else
+		fail "fuzz $t: $crashes crash(es) in ${s} s (fuzz/build/artifacts/$t/)"
+	fi
+done < <(echo "$out" | sed -n '/^target /,$p')
+[ "$n" -gt 0 ] || fail "make fuzz printed no table"
+exit 0
