@@ -45,38 +45,43 @@ else
 fi
 
 # clang-tidy with the committed .clang-tidy (warnings are errors there)
-tidy_ok=1
-for f in "${SRCS[@]}"; do
-	# shellcheck disable=SC2046
-	if ! clang-tidy --quiet "$f" -- -std=c11 "${INC[@]}" $(isa "$f") \
-		>"$tmp/tidy" 2>&1; then
-		tidy_ok=0
-		echo "clang-tidy: $f"
-		grep -E 'warning|error' "$tmp/tidy" | head -n 20
+# and gcc -fanalyzer (compile only, every warning an error): one file per
+# job, on every core.
+export INC_STR="${INC[*]}"
+isa() {
+	case "$1" in
+	*_ssse3.c) echo -mssse3 ;;
+	*_avx2.c) echo -mavx2 ;;
+	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
+	esac
+}
+tidy_one() {
+	local out
+	# shellcheck disable=SC2046,SC2086
+	out=$(clang-tidy --quiet "$1" -- -std=c11 $INC_STR $(isa "$1") 2>&1) &&
+		return 0
+	echo "clang-tidy: $1"
+	echo "$out" | grep -E 'warning|error' | head -n 20
+	return 1
+}
+analyze_one() {
+	local out
+	# shellcheck disable=SC2046,SC2086
+	out=$(gcc -std=c11 -O1 -fanalyzer -Wall -Wextra -Werror $INC_STR \
+		$(isa "$1") -c "$1" -o /dev/null 2>&1) && return 0
+	echo "gcc -fanalyzer: $1"
+	echo "$out" | head -n 30
+	return 1
+}
+export -f isa tidy_one analyze_one
+JOBS=${LINT_JOBS:-$(nproc)}
+for tool in tidy_one:clang-tidy analyze_one:"gcc -fanalyzer"; do
+	if printf '%s\n' "${SRCS[@]}" |
+		xargs -P "$JOBS" -I{} bash -c "${tool%%:*} \"\$1\"" _ {}; then
+		echo "PASS: lint ${tool#*:}"
+	else
+		echo "FAIL: lint ${tool#*:}"
+		rc=1
 	fi
 done
-if [ "$tidy_ok" = 1 ]; then
-	echo "PASS: lint clang-tidy"
-else
-	echo "FAIL: lint clang-tidy"
-	rc=1
-fi
-
-# gcc -fanalyzer: compile only, every warning an error
-an_ok=1
-for f in "${SRCS[@]}"; do
-	# shellcheck disable=SC2046
-	if ! gcc -std=c11 -O1 -fanalyzer -Wall -Wextra -Werror "${INC[@]}" \
-		$(isa "$f") -c "$f" -o /dev/null >"$tmp/an" 2>&1; then
-		an_ok=0
-		echo "gcc -fanalyzer: $f"
-		head -n 30 "$tmp/an"
-	fi
-done
-if [ "$an_ok" = 1 ]; then
-	echo "PASS: lint gcc -fanalyzer"
-else
-	echo "FAIL: lint gcc -fanalyzer"
-	rc=1
-fi
 exit "$rc"
