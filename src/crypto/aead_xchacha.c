@@ -15,6 +15,21 @@
 
 static const uint8_t zeros16[16];
 
+/* The tag of RFC 8439 2.8. Its memory safety and assigns are proved; its
+ * value is EXPECTED_TAG by definition (admitted, see spec/aead.acsl). */
+/*@ requires valid_tag: \valid(tag + (0 .. 15));
+    requires valid_c: \valid_read(c + (0 .. len - 1));
+    requires valid_ad: \valid_read(ad + (0 .. adlen - 1));
+    requires valid_key: \valid_read(key + (0 .. 31));
+    requires valid_nonce: \valid_read(nonce + (0 .. 11));
+    requires sep: \separated(tag + (0 .. 15), c + (0 .. len - 1)) &&
+                  \separated(tag + (0 .. 15), ad + (0 .. adlen - 1)) &&
+                  \separated(tag + (0 .. 15), key + (0 .. 31)) &&
+                  \separated(tag + (0 .. 15), nonce + (0 .. 11));
+    assigns tag[0 .. 15];
+    admit ensures tag: \forall integer i; 0 <= i < 16 ==>
+      tag[i] == \old(EXPECTED_TAG(i, key, nonce, ad, adlen, c, len));
+ */
 static void aead_tag(uint8_t tag[16], const uint8_t *c, size_t len,
 		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
 		     const uint8_t nonce[12])
@@ -62,12 +77,30 @@ int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 	return 0;
 }
 
+/*@ requires valid: \valid(subkey + (0 .. 31)) && \valid(n12 + (0 .. 11)) &&
+                    \valid_read(key + (0 .. 31)) &&
+                    \valid_read(nonce + (0 .. 23));
+    requires sep: \separated(subkey + (0 .. 31), n12 + (0 .. 11)) &&
+                  \separated(subkey + (0 .. 31), key + (0 .. 31)) &&
+                  \separated(subkey + (0 .. 31), nonce + (0 .. 23)) &&
+                  \separated(n12 + (0 .. 11), key + (0 .. 31)) &&
+                  \separated(n12 + (0 .. 11), nonce + (0 .. 23));
+    assigns subkey[0 .. 31], n12[0 .. 11];
+ */
 static void xchacha_subkey(uint8_t subkey[32], uint8_t n12[12],
 			   const uint8_t key[32], const uint8_t nonce[24])
 {
 	hchacha20(subkey, key, nonce);
+	/*@ loop invariant 0 <= i <= 4;
+	    loop assigns i, n12[0 .. 3];
+	    loop variant 4 - i;
+	 */
 	for (int i = 0; i < 4; i++)
 		n12[i] = 0;
+	/*@ loop invariant 0 <= i <= 8;
+	    loop assigns i, n12[4 .. 11];
+	    loop variant 8 - i;
+	 */
 	for (int i = 0; i < 8; i++)
 		n12[4 + i] = nonce[16 + i];
 }

@@ -4,29 +4,67 @@
  * Spec: RFC 8439 sections 2.1-2.4; draft-irtf-cfrg-xchacha-03 2.2.
  * Depends on: ct.h. Written for Frama-C WP: int loop counters, fixed-size
  * array parameters, explicit little-endian loads and stores, one small
- * function per round step so each contract is a single spec step.
+ * function per round step so each contract is a single spec step
+ * (spec/chacha.acsl: ROTL, QR_*, DR, ROUNDS, BLOCK).
  * Constant time: yes (adds, xors, fixed rotations only).
  */
 #include "crypto/chacha20.h"
 #include "crypto/ct.h"
 
+/*@ requires range: 0 < c < 32;
+    assigns \nothing;
+    ensures rotl: \result == ROTL(v, c);
+ */
 static uint32_t rotl32(uint32_t v, int c)
 {
 	return ((uint32_t)(v << c)) | (v >> (32 - c));
 }
 
+/*@ requires valid: \valid(x + (0 .. 15));
+    requires idx: 0 <= a < 16 && 0 <= b < 16 && 0 <= c < 16 && 0 <= d < 16;
+    requires distinct: a != b && a != c && a != d && b != c && b != d &&
+                       c != d;
+    assigns x[a], x[b], x[c], x[d];
+    ensures qa: x[a] == QR_A(\old(x[a]), \old(x[b]), \old(x[c]), \old(x[d]));
+    ensures qb: x[b] == QR_B(\old(x[a]), \old(x[b]), \old(x[c]), \old(x[d]));
+    ensures qc: x[c] == QR_C(\old(x[a]), \old(x[b]), \old(x[c]), \old(x[d]));
+    ensures qd: x[d] == QR_D(\old(x[a]), \old(x[b]), \old(x[c]), \old(x[d]));
+ */
 static void quarter_round(uint32_t x[16], int a, int b, int c, int d)
 {
-	x[a] += x[b];
-	x[d] = rotl32(x[d] ^ x[a], 16);
-	x[c] += x[d];
-	x[b] = rotl32(x[b] ^ x[c], 12);
-	x[a] += x[b];
-	x[d] = rotl32(x[d] ^ x[a], 8);
-	x[c] += x[d];
-	x[b] = rotl32(x[b] ^ x[c], 7);
+	/* one local per step, named as in spec/chacha.acsl: the goals are
+	 * about values, not about four aliasing-free array cells */
+	uint32_t a1 = x[a] + x[b];
+	uint32_t d1 = rotl32(x[d] ^ a1, 16);
+	uint32_t c1 = x[c] + d1;
+	uint32_t b1 = rotl32(x[b] ^ c1, 12);
+	uint32_t a2 = a1 + b1;
+	uint32_t d2 = rotl32(d1 ^ a2, 8);
+	uint32_t c2 = c1 + d2;
+	uint32_t b2 = rotl32(b1 ^ c2, 7);
+
+	/*@ assert a1: a1 == QA1(x[a], x[b], x[c], x[d]); */
+	/*@ assert d1: d1 == QD1(x[a], x[b], x[c], x[d]); */
+	/*@ assert c1: c1 == QC1(x[a], x[b], x[c], x[d]); */
+	/*@ assert b1: b1 == QB1(x[a], x[b], x[c], x[d]); */
+	/*@ assert a2: a2 == QR_A(x[a], x[b], x[c], x[d]); */
+	/*@ assert d2: d2 == QR_D(x[a], x[b], x[c], x[d]); */
+	/*@ assert c2: c2 == QR_C(x[a], x[b], x[c], x[d]); */
+	/*@ assert b2: b2 == QR_B(x[a], x[b], x[c], x[d]); */
+	x[a] = a2;
+	x[b] = b2;
+	x[c] = c2;
+	x[d] = d2;
 }
 
+/*@ requires valid: \valid(x + (0 .. 15));
+    assigns x[0 .. 15];
+    ensures dr: \forall integer j; IN16(j) ==>
+	x[j] == DR(j, \old(x[0]), \old(x[1]), \old(x[2]), \old(x[3]),
+		\old(x[4]), \old(x[5]), \old(x[6]), \old(x[7]),
+		\old(x[8]), \old(x[9]), \old(x[10]), \old(x[11]),
+		\old(x[12]), \old(x[13]), \old(x[14]), \old(x[15]));
+ */
 static void double_round(uint32_t x[16])
 {
 	quarter_round(x, 0, 4, 8, 12);
@@ -37,15 +75,193 @@ static void double_round(uint32_t x[16])
 	quarter_round(x, 1, 6, 11, 12);
 	quarter_round(x, 2, 7, 8, 13);
 	quarter_round(x, 3, 4, 9, 14);
+	/*@ assert w0: x[0] == DR(0,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w1: x[1] == DR(1,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w2: x[2] == DR(2,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w3: x[3] == DR(3,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w4: x[4] == DR(4,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w5: x[5] == DR(5,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w6: x[6] == DR(6,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w7: x[7] == DR(7,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w8: x[8] == DR(8,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w9: x[9] == DR(9,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w10: x[10] == DR(10,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w11: x[11] == DR(11,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w12: x[12] == DR(12,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w13: x[13] == DR(13,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w14: x[14] == DR(14,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
+	/*@ assert w15: x[15] == DR(15,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre),
+		\at(x[3], Pre), \at(x[4], Pre), \at(x[5], Pre),
+		\at(x[6], Pre), \at(x[7], Pre), \at(x[8], Pre),
+		\at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre),
+		\at(x[15], Pre));
+	 */
 }
 
+/*@ requires valid: \valid(x + (0 .. 15));
+    assigns x[0 .. 15];
+    ensures rounds: \forall integer j; 0 <= j < 16 ==>
+	x[j] == ROUNDS(10, j, \old(x[0]), \old(x[1]), \old(x[2]), \old(x[3]),
+		\old(x[4]), \old(x[5]), \old(x[6]), \old(x[7]),
+		\old(x[8]), \old(x[9]), \old(x[10]), \old(x[11]),
+		\old(x[12]), \old(x[13]), \old(x[14]), \old(x[15]));
+ */
 static void rounds20(uint32_t x[16])
 {
+	/*@ loop invariant count: 0 <= i <= 10;
+	    loop invariant words: \forall integer j; 0 <= j < 16 ==>
+		x[j] == ROUNDS(i, j,
+		\at(x[0], Pre), \at(x[1], Pre), \at(x[2], Pre), \at(x[3], Pre),
+		\at(x[4], Pre), \at(x[5], Pre), \at(x[6], Pre), \at(x[7], Pre),
+		\at(x[8], Pre), \at(x[9], Pre), \at(x[10], Pre), \at(x[11], Pre),
+		\at(x[12], Pre), \at(x[13], Pre), \at(x[14], Pre), \at(x[15], Pre));
+	    loop assigns i, x[0 .. 15];
+	    loop variant 10 - i;
+	 */
 	for (int i = 0; i < 10; i++)
 		double_round(x);
 }
 
 /* state = "expand 32-byte k" | key | w12 | w13 w14 w15 (from nonce) */
+/*@ requires valid_x: \valid(x + (0 .. 15));
+    requires valid_key: \valid_read(key + (0 .. 31));
+    requires valid_n: \valid_read(n + (0 .. 11));
+    requires sep_key: \separated(x + (0 .. 15), key + (0 .. 31));
+    requires sep_n: \separated(x + (0 .. 15), n + (0 .. 11));
+    assigns x[0 .. 15];
+    ensures c0: x[0] == 0x61707865 && x[1] == 0x3320646e &&
+                x[2] == 0x79622d32 && x[3] == 0x6b206574;
+    ensures k0: x[4] ==
+		\old(LE32(key[0], key[1], key[2], key[3]));
+    ensures k1: x[5] ==
+		\old(LE32(key[4], key[5], key[6], key[7]));
+    ensures k2: x[6] ==
+		\old(LE32(key[8], key[9], key[10], key[11]));
+    ensures k3: x[7] ==
+		\old(LE32(key[12], key[13], key[14], key[15]));
+    ensures k4: x[8] ==
+		\old(LE32(key[16], key[17], key[18], key[19]));
+    ensures k5: x[9] ==
+		\old(LE32(key[20], key[21], key[22], key[23]));
+    ensures k6: x[10] ==
+		\old(LE32(key[24], key[25], key[26], key[27]));
+    ensures k7: x[11] ==
+		\old(LE32(key[28], key[29], key[30], key[31]));
+    ensures w12: x[12] == w12;
+    ensures n0: x[13] ==
+		\old(LE32(n[0], n[1], n[2], n[3]));
+    ensures n1: x[14] ==
+		\old(LE32(n[4], n[5], n[6], n[7]));
+    ensures n2: x[15] ==
+		\old(LE32(n[8], n[9], n[10], n[11]));
+ */
 static void init_state(uint32_t x[16], const uint8_t key[32], uint32_t w12,
 		       const uint8_t n[12])
 {
@@ -53,11 +269,58 @@ static void init_state(uint32_t x[16], const uint8_t key[32], uint32_t w12,
 	x[1] = 0x3320646eU;
 	x[2] = 0x79622d32U;
 	x[3] = 0x6b206574U;
-	for (int i = 0; i < 8; i++)
-		x[4 + i] = load32_le(key + 4 * i);
+	x[4] = load32_le(key);
+	x[5] = load32_le(key + 4);
+	x[6] = load32_le(key + 8);
+	x[7] = load32_le(key + 12);
+	x[8] = load32_le(key + 16);
+	x[9] = load32_le(key + 20);
+	x[10] = load32_le(key + 24);
+	x[11] = load32_le(key + 28);
 	x[12] = w12;
-	for (int i = 0; i < 3; i++)
-		x[13 + i] = load32_le(n + 4 * i);
+	x[13] = load32_le(n);
+	x[14] = load32_le(n + 4);
+	x[15] = load32_le(n + 8);
+}
+
+/* out = the 16 words of w, little-endian */
+/*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(w + (0 .. 15));
+    requires sep: \separated(out + (0 .. 63), w + (0 .. 15));
+    assigns out[0 .. 63];
+    ensures bytes: \forall integer j; 0 <= j < 16 ==>
+	out[4 * j] == BYTE0(w[j]) && out[4 * j + 1] == BYTE1(w[j]) &&
+	out[4 * j + 2] == BYTE2(w[j]) && out[4 * j + 3] == BYTE3(w[j]);
+ */
+static void store_words(uint8_t out[64], const uint32_t w[16])
+{
+	/*@ loop invariant 0 <= i <= 16;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+		out[4 * j] == BYTE0(w[j]) && out[4 * j + 1] == BYTE1(w[j]) &&
+		out[4 * j + 2] == BYTE2(w[j]) && out[4 * j + 3] == BYTE3(w[j]);
+	    loop assigns i, out[0 .. 63];
+	    loop variant 16 - i;
+	 */
+	for (int i = 0; i < 16; i++)
+		store32_le(out + 4 * i, w[i]);
+}
+
+/* ct_wipe of a word array, as WP sees it: ct_wipe's contract is on bytes
+ * and the typed memory model keeps words and bytes apart */
+/*@ requires valid: \valid(x + (0 .. 15));
+    assigns x[0 .. 15];
+ */
+static void wipe_words(uint32_t x[16])
+{
+#ifdef __FRAMAC__
+	/*@ loop invariant 0 <= i <= 16;
+	    loop assigns i, x[0 .. 15];
+	    loop variant 16 - i;
+	 */
+	for (int i = 0; i < 16; i++)
+		x[i] = 0;
+#else
+	ct_wipe(x, 16 * sizeof(uint32_t));
+#endif
 }
 
 /* see chacha20.h */
@@ -67,20 +330,56 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
 	uint32_t in[16];
 	uint32_t x[16];
 
+	/* two copies of the state, each with its own contract, so that no
+	 * goal needs a copy loop: x goes through the rounds, in is added */
 	init_state(in, key, counter, nonce);
-	for (int i = 0; i < 16; i++)
-		x[i] = in[i];
+	init_state(x, key, counter, nonce);
 	rounds20(x);
-	for (int i = 0; i < 16; i++)
-		store32_le(out + 4 * i, x[i] + in[i]);
-	ct_wipe(x, sizeof(x));
-	ct_wipe(in, sizeof(in));
+	/* written out: each word's goal is one update of a local array */
+	x[0] += in[0];
+	x[1] += in[1];
+	x[2] += in[2];
+	x[3] += in[3];
+	x[4] += in[4];
+	x[5] += in[5];
+	x[6] += in[6];
+	x[7] += in[7];
+	x[8] += in[8];
+	x[9] += in[9];
+	x[10] += in[10];
+	x[11] += in[11];
+	x[12] += in[12];
+	x[13] += in[13];
+	x[14] += in[14];
+	x[15] += in[15];
+	store_words(out, x);
+	wipe_words(x);
+	wipe_words(in);
 }
 
 /* out[0..n-1] = in[0..n-1] ^ ks[0..n-1], n <= 64 */
+/*@ requires n: n <= 64;
+    requires valid: \valid(out + (0 .. n - 1)) &&
+                    \valid_read(in + (0 .. n - 1)) &&
+                    \valid_read(ks + (0 .. 63));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. n - 1), in + (0 .. n - 1));
+    requires sep: \separated(out + (0 .. n - 1), ks + (0 .. 63));
+    assigns out[0 .. n - 1];
+    ensures xor: \forall integer i; 0 <= i < n ==>
+	out[i] == (uint8_t)(\old(in[i]) ^ ks[i]);
+ */
 static void xor_block(uint8_t *out, const uint8_t *in, const uint8_t ks[64],
 		      size_t n)
 {
+	/*@ loop invariant 0 <= i <= n;
+	    loop invariant \forall integer k; 0 <= k < i ==>
+		out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[k]);
+	    loop invariant \forall integer k; i <= k < n ==>
+		in[k] == \at(in[k], Pre);
+	    loop assigns i, out[0 .. n - 1];
+	    loop variant n - i;
+	 */
 	for (size_t i = 0; i < n; i++)
 		out[i] = (uint8_t)(in[i] ^ ks[i]);
 }
@@ -93,6 +392,10 @@ uint32_t chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 	uint8_t ks[64];
 	size_t off = 0;
 
+	/*@ loop invariant off: off <= len;
+	    loop assigns off, counter, ks[0 .. 63], out[0 .. len - 1];
+	    loop variant len - off;
+	 */
 	while (len - off >= 64) {
 		chacha20_block(ks, key, counter, nonce);
 		xor_block(out + off, in + off, ks, 64);
@@ -115,11 +418,30 @@ void hchacha20(uint8_t out[32], const uint8_t key[32], const uint8_t nonce[16])
 
 	init_state(x, key, load32_le(nonce), nonce + 4);
 	rounds20(x);
-	for (int i = 0; i < 4; i++) {
+	/*@ loop invariant 0 <= i <= 4;
+	    loop invariant \forall integer j; 0 <= j < i ==>
+		out[4 * j] == BYTE0(x[j]) && out[4 * j + 1] == BYTE1(x[j]) &&
+		out[4 * j + 2] == BYTE2(x[j]) && out[4 * j + 3] == BYTE3(x[j]);
+	    loop assigns i, out[0 .. 15];
+	    loop variant 4 - i;
+	 */
+	for (int i = 0; i < 4; i++)
 		store32_le(out + 4 * i, x[i]);
+	/*@ loop invariant 0 <= i <= 4;
+	    loop invariant keep: \forall integer j; 0 <= j < 4 ==>
+		out[4 * j] == BYTE0(x[j]) && out[4 * j + 1] == BYTE1(x[j]) &&
+		out[4 * j + 2] == BYTE2(x[j]) && out[4 * j + 3] == BYTE3(x[j]);
+	    loop invariant hi: \forall integer j; 0 <= j < i ==>
+		out[16 + 4 * j] == BYTE0(x[12 + j]) &&
+		out[16 + 4 * j + 1] == BYTE1(x[12 + j]) &&
+		out[16 + 4 * j + 2] == BYTE2(x[12 + j]) &&
+		out[16 + 4 * j + 3] == BYTE3(x[12 + j]);
+	    loop assigns i, out[16 .. 31];
+	    loop variant 4 - i;
+	 */
+	for (int i = 0; i < 4; i++)
 		store32_le(out + 16 + 4 * i, x[12 + i]);
-	}
-	ct_wipe(x, sizeof(x));
+	wipe_words(x);
 }
 
 /* see chacha20.h */
@@ -132,6 +454,10 @@ uint32_t xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 	uint32_t next;
 
 	hchacha20(subkey, key, nonce);
+	/*@ loop invariant 0 <= i <= 8;
+	    loop assigns i, n12[4 .. 11];
+	    loop variant 8 - i;
+	 */
 	for (int i = 0; i < 8; i++)
 		n12[4 + i] = nonce[16 + i];
 	next = chacha20_xor(out, in, len, subkey, counter, n12);

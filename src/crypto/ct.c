@@ -16,9 +16,17 @@ int ct_compare(const uint8_t *a, const uint8_t *b, size_t n)
 {
 	uint32_t d = 0;
 
+	/*@ loop invariant bound: 0 <= i <= n;
+	    loop invariant small: d <= 255;
+	    loop invariant zero: d == 0 <==> ct_equal(a, b, i);
+	    loop assigns i, d;
+	    loop variant n - i;
+	 */
 	for (size_t i = 0; i < n; i++)
 		d |= (uint32_t)(a[i] ^ b[i]);
 	/* d < 256: (d - 1) >> 31 is 1 exactly when d == 0 */
+	/*@ assert hint_eq: d == 0 ==> ((uint32_t)(d - 1) >> 31) == 1; */
+	/*@ assert hint_ne: d != 0 ==> ((uint32_t)(d - 1) >> 31) == 0; */
 	return (int)((uint32_t)(d - 1) >> 31) - 1;
 }
 
@@ -26,8 +34,14 @@ int ct_compare(const uint8_t *a, const uint8_t *b, size_t n)
 void ct_wipe(void *p, size_t n)
 {
 #ifdef __FRAMAC__
-	volatile uint8_t *q = p;
+	/* the model of explicit_bzero: what WP proves the contract against */
+	uint8_t *q = p;
 
+	/*@ loop invariant 0 <= i <= n;
+	    loop invariant \forall integer k; 0 <= k < i ==> q[k] == 0;
+	    loop assigns i, q[0 .. n - 1];
+	    loop variant n - i;
+	 */
 	for (size_t i = 0; i < n; i++)
 		q[i] = 0;
 #else

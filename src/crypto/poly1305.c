@@ -30,15 +30,33 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	st->r[2] = ((t1 >> 20) | (t2 << 12)) & 0x3ffc0ffU;
 	st->r[3] = ((t2 >> 14) | (t3 << 18)) & 0x3f03fffU;
 	st->r[4] = (t3 >> 8) & 0x00fffffU;
+	/*@ loop invariant 0 <= i <= 5;
+	    loop assigns i, st->h[0 .. 4];
+	    loop variant 5 - i;
+	 */
 	for (int i = 0; i < 5; i++)
 		st->h[i] = 0;
+	/*@ loop invariant 0 <= i <= 4;
+	    loop assigns i, st->s[0 .. 3];
+	    loop variant 4 - i;
+	 */
 	for (int i = 0; i < 4; i++)
 		st->s[i] = load32_le(key + 16 + 4 * i);
+	/*@ loop invariant 0 <= i <= 16;
+	    loop assigns i, st->buf[0 .. 15];
+	    loop variant 16 - i;
+	 */
 	for (int i = 0; i < 16; i++)
 		st->buf[i] = 0;
 	st->buflen = 0;
 }
 
+/*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(r + (0 .. 4)) &&
+                    \valid_read(m + (0 .. 15));
+    requires sep: \separated(h + (0 .. 4), r + (0 .. 4)) &&
+                  \separated(h + (0 .. 4), m + (0 .. 15));
+    assigns h[0 .. 4];
+ */
 /* h += m (16 bytes, with 2^128 added when hibit is 1 << 24), then
  * h *= r mod 2^130-5, partially reduced. */
 static void poly1305_block(uint32_t h[5], const uint32_t r[5],
@@ -93,6 +111,11 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 	size_t off = 0;
 
 	if (st->buflen > 0) {
+		/*@ loop invariant off: off <= len;
+		    loop invariant buflen: st->buflen <= 16;
+		    loop assigns off, st->buflen, st->buf[0 .. 15];
+		    loop variant len - off;
+		 */
 		while (off < len && st->buflen < 16)
 			st->buf[st->buflen++] = m[off++];
 		if (st->buflen < 16)
@@ -100,12 +123,56 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 		poly1305_block(st->h, st->r, st->buf, 1U << 24);
 		st->buflen = 0;
 	}
+	/*@ loop invariant off: off <= len;
+	    loop invariant buflen: st->buflen == 0;
+	    loop assigns off, st->h[0 .. 4];
+	    loop variant len - off;
+	 */
 	while (len - off >= 16) {
 		poly1305_block(st->h, st->r, m + off, 1U << 24);
 		off += 16;
 	}
+	/*@ loop invariant off: off <= len;
+	    loop invariant room: st->buflen + (len - off) <= 15;
+	    loop assigns off, st->buflen, st->buf[0 .. 15];
+	    loop variant len - off;
+	 */
 	while (off < len)
 		st->buf[st->buflen++] = m[off++];
+}
+
+/* ct_wipe(st, sizeof(*st)), as WP sees it: field by field (the typed
+ * memory model does not view a struct as bytes) */
+/*@ requires valid: \valid(st);
+    assigns *st;
+ */
+static void wipe_state(struct poly1305 *st)
+{
+#ifdef __FRAMAC__
+	/*@ loop invariant 0 <= i <= 5;
+	    loop assigns i, st->r[0 .. 4], st->h[0 .. 4];
+	    loop variant 5 - i;
+	 */
+	for (int i = 0; i < 5; i++) {
+		st->r[i] = 0;
+		st->h[i] = 0;
+	}
+	/*@ loop invariant 0 <= i <= 4;
+	    loop assigns i, st->s[0 .. 3];
+	    loop variant 4 - i;
+	 */
+	for (int i = 0; i < 4; i++)
+		st->s[i] = 0;
+	/*@ loop invariant 0 <= i <= 16;
+	    loop assigns i, st->buf[0 .. 15];
+	    loop variant 16 - i;
+	 */
+	for (int i = 0; i < 16; i++)
+		st->buf[i] = 0;
+	st->buflen = 0;
+#else
+	ct_wipe(st, sizeof(*st));
+#endif
 }
 
 /* see poly1305.h */
@@ -118,6 +185,10 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 	if (st->buflen > 0) {
 		/* last partial block: append 0x01, pad with zeros, no 2^128 */
 		st->buf[st->buflen] = 1;
+		/*@ loop invariant st->buflen + 1 <= i <= 16;
+		    loop assigns i, st->buf[0 .. 15];
+		    loop variant 16 - i;
+		 */
 		for (size_t i = st->buflen + 1; i < 16; i++)
 			st->buf[i] = 0;
 		poly1305_block(st->h, st->r, st->buf, 0);
@@ -172,7 +243,7 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 	store32_le(tag + 8, (uint32_t)f);
 	f = (uint64_t)((h3 >> 18) | (h4 << 8)) + st->s[3] + (f >> 32);
 	store32_le(tag + 12, (uint32_t)f);
-	ct_wipe(st, sizeof(*st));
+	wipe_state(st);
 }
 
 /* see poly1305.h */

@@ -13,6 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __FRAMAC__
+#include "crypto/ct.h"
+#include "../../spec/poly1305.acsl"
+#endif
+
 #define POLY1305_KEY_LEN 32
 #define POLY1305_TAG_LEN 16
 #define POLY1305_BLOCK_LEN 16
@@ -27,18 +32,49 @@ struct poly1305 {
 };
 
 /* Start a MAC with the one-time key (r | s). */
+/*@ requires valid_st: \valid(st);
+    requires valid_key: \valid_read(key + (0 .. 31));
+    requires sep: \separated(st, key + (0 .. 31));
+    assigns *st;
+    ensures buflen: st->buflen == 0;
+    ensures clamp:
+      \let t0 = \old(LE32(key[0], key[1], key[2], key[3]));
+      \let t1 = \old(LE32(key[4], key[5], key[6], key[7]));
+      \let t2 = \old(LE32(key[8], key[9], key[10], key[11]));
+      \let t3 = \old(LE32(key[12], key[13], key[14], key[15]));
+      st->r[0] == R0(t0) && st->r[1] == R1(t0, t1) &&
+      st->r[2] == R2(t1, t2) && st->r[3] == R3(t2, t3) && st->r[4] == R4(t3);
+ */
 void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 
 /*
  * Absorb m[0..len-1]. Any number of calls, any lengths (0 included); the
  * tag depends only on the concatenation of all messages.
  */
+/*@ requires valid_st: \valid(st);
+    requires buflen: st->buflen < 16;
+    requires valid_m: \valid_read(m + (0 .. len - 1));
+    requires sep: \separated(st, m + (0 .. len - 1));
+    assigns st->h[0 .. 4], st->buf[0 .. 15], st->buflen;
+    ensures buflen: st->buflen < 16;
+ */
 void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
 
 /* Write the 16-byte tag and wipe the state. */
+/*@ requires valid_st: \valid(st);
+    requires buflen: st->buflen < 16;
+    requires valid_tag: \valid(tag + (0 .. 15));
+    requires sep: \separated(st, tag + (0 .. 15));
+    assigns *st, tag[0 .. 15];
+ */
 void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
 
 /* One-shot: tag = Poly1305(key, m). */
+/*@ requires valid_tag: \valid(tag + (0 .. 15));
+    requires valid_m: \valid_read(m + (0 .. len - 1));
+    requires valid_key: \valid_read(key + (0 .. 31));
+    assigns tag[0 .. 15];
+ */
 void poly1305_mac(uint8_t tag[16], const uint8_t *m, size_t len,
 		  const uint8_t key[32]);
 

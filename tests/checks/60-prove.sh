@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# group: Frama-C WP proofs (make prove): one PASS/FAIL line per component.
+# Replays the committed cache in proofs/session/cache; provers run only on
+# goals the cache does not know. In CI a missing tool is a FAIL.
+. "$(dirname "$0")/lib.sh"
+for t in frama-c why3 z3 cvc4 cvc5; do
+	need_tool "$t" || exit 0
+done
+out=$(bash proofs/run.sh gate 2>&1)
+rc=$?
+echo "$out"
+while IFS= read -r l; do
+	comp=${l#prove: }
+	comp=${comp%%:*}
+	case "$l" in
+	*", ok (log"*) pass "prove $comp: ${l#prove: $comp: }" ;;
+	*) fail "prove $comp: ${l#prove: $comp: }" ;;
+	esac
+done < <(echo "$out" | grep -E '^prove: [a-z0-9-]+: [0-9]+ / [0-9]+ goals')
+if [ "$rc" -ne 0 ] && ! echo "$out" | grep -q ', FAILED (log'; then
+	fail "proofs/run.sh exited $rc ($(echo "$out" | tail -n 1))"
+fi
+exit 0
