@@ -3,7 +3,9 @@
 # group: libFuzzer targets (fuzz/, issue 5). Replays every committed corpus
 # with the plain ASan+UBSan replay binaries (0 crashes, 0 mismatches), then
 # runs `make fuzz FUZZ_SECONDS=${FUZZ_CHECK_SECONDS:-30}` and reports one
-# line per target from its table (PASS when the target did not crash).
+# line per target from its table (PASS when the target did not crash), and
+# last `make fuzz-selftest`: a build with one flipped ChaCha20 constant must
+# be caught within 60 s, which shows the differential harness compares.
 . "$(dirname "$0")/lib.sh"
 need_tool clang-14 || exit 0
 secs=${FUZZ_CHECK_SECONDS:-30}
@@ -34,4 +36,9 @@ while read -r t s runs cov crashes; do
 	fi
 done < <(echo "$out" | sed -n '/^target /,$p')
 [ "$n" -gt 0 ] || fail "make fuzz printed no table"
+
+# 3. the harness really compares: the broken kernel must be caught
+st=$("${mk[@]}" fuzz-selftest 2>&1)
+echo "$st" | grep -E '^(PASS|FAIL): ' ||
+	fail "fuzz selftest printed no verdict: $(echo "$st" | tail -n 3)"
 exit 0
