@@ -20,8 +20,17 @@ if [ ! -x "$BUILD/tests/test_crypto" ]; then
 	echo "demo: $BUILD/tests/test_crypto is not built (make tests-build)" >&2
 	exit 1
 fi
+. mk/shared_dir.sh
+filter=()
+if [ "$shared_found" = 0 ]; then
+	# The Wycheproof files come with the project's shared/ test data, not
+	# with the repository: without them, run every other crypto test.
+	echo "  (no test data at $VCRYPTFS_SHARED: Wycheproof tests left out;" \
+		"make check needs it)"
+	filter=(rfc8439 xchacha-draft openssl prop- ct-)
+fi
 rc=0
-"$BUILD/tests/test_crypto" >"$tmp" || rc=$?
+"$BUILD/tests/test_crypto" "${filter[@]}" >"$tmp" || rc=$?
 # one line per test: name, then its PASS/FAIL counts
 awk '
 	/^--- / { if (name != "") printf "  %-32s %4d passed, %d failed\n", name, p, f

@@ -18,7 +18,7 @@ if [ ! -x "$VCM" ]; then
 	fail "mount: $VCM not built (make tests-build)"
 	exit 0
 fi
-EX=${VCRYPTFS_ROOT:-$PWD}/../shared/examples
+EX=${VCRYPTFS_SHARED:-${VCRYPTFS_ROOT:-$PWD}/../shared}/examples
 tmp=$(mktemp -d /tmp/vcryptfs-55.XXXXXX)
 MOUNTS=()
 cleanup() {
