@@ -26,6 +26,23 @@ static int xattr_path(fuse_ino_t ino, char *proc, size_t procsz)
 	return 0;
 }
 
+/*
+ * The stored name of an attribute that should already exist: ACL names as
+ * they are, every other name encrypted. A name too long to encrypt can never
+ * have been stored, so it is absent (-ENODATA), not -ERANGE.
+ */
+static int xattr_stored_name(const char *name, char *stored, size_t cap)
+{
+	int rc;
+
+	if (fc_xattr_is_acl(name)) {
+		snprintf(stored, cap, "%s", name);
+		return 0;
+	}
+	rc = fc_xattr_name_encrypt(fs.vol, name, stored, cap);
+	return rc == -ERANGE ? -ENODATA : rc;
+}
+
 static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			size_t size)
 {
@@ -41,13 +58,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		rc = -ENODATA;
 	if (rc == 0 && strcmp(name, "security.capability") == 0)
 		rc = -EOPNOTSUPP;
-	if (rc == 0 && fc_xattr_is_acl(name))
-		snprintf(stored, sizeof(stored), "%s", name);
-	else if (rc == 0)
-		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
-					   sizeof(stored));
-	if (rc == -ERANGE)
-		rc = -ENODATA;
+	if (rc == 0)
+		rc = xattr_stored_name(name, stored, sizeof(stored));
 	if (rc != 0)
 		goto out;
 	cbuf = malloc(XATTR_MAX + FC_MAX_OV);
@@ -183,13 +195,8 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 	char stored[300];
 	int rc = xattr_path(ino, proc, sizeof(proc));
 
-	if (rc == 0 && fc_xattr_is_acl(name))
-		snprintf(stored, sizeof(stored), "%s", name);
-	else if (rc == 0)
-		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
-					   sizeof(stored));
-	if (rc == -ERANGE)
-		rc = -ENODATA;
+	if (rc == 0)
+		rc = xattr_stored_name(name, stored, sizeof(stored));
 	if (rc == 0 && removexattr(proc, stored) != 0)
 		rc = -errno;
 	fuse_reply_err(req, -rc);
