@@ -26,6 +26,7 @@
 #include "exitcodes.h"
 #include "format/config.h"
 #include "format/keys.h"
+#include "fsck.h"
 #include "log.h"
 #include "mount.h"
 #include "password.h"
@@ -347,7 +348,8 @@ static int auto_xchacha(void)
 	unsigned need = CPU_AESNI | CPU_PCLMUL;
 
 	if ((cpu_features() & need) == need) {
-		log_debug("CPU has AES-NI and PCLMULQDQ: using AES-GCM");
+		log_info("Notice: the CPU has AES-NI and PCLMULQDQ "
+			 "acceleration, using AES-GCM-256");
 		return 0;
 	}
 	log_info("Notice: the CPU has no AES-NI/PCLMULQDQ acceleration, "
@@ -738,6 +740,27 @@ out:
 	return r;
 }
 
+/* -fsck (13.4): unlock like a mount, then check offline (fsck.c). */
+static int do_fsck(const struct cli_args *a)
+{
+	struct volume vol;
+	char *cdir = existing_dir(a->pos[0], "cipherdir");
+	int r;
+
+	if (cdir == NULL)
+		return EXIT_CIPHERDIR;
+	memset(&vol, 0, sizeof(vol));
+	if (a->masterkey != NULL || a->zerokey)
+		r = volume_from_flags(a, &vol);
+	else
+		r = volume_from_config(a, cdir, &vol);
+	if (r == EXIT_OK)
+		r = fsck_main(cdir, &vol);
+	volume_free(&vol);
+	free(cdir);
+	return r;
+}
+
 /* ---------------------------------------------------------------------
  * main
  */
@@ -808,10 +831,8 @@ static int run(const struct cli_args *a)
 	r = check_usage(a);
 	if (r != EXIT_OK)
 		return r;
-	if (a->fsck) {
-		log_error("-fsck is not available in this build");
-		return EXIT_USAGE;
-	}
+	if (a->fsck)
+		return do_fsck(a);
 	if (a->init)
 		return do_init(a);
 	if (a->info)

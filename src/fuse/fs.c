@@ -8,9 +8,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/fsuid.h>
+#include <sys/syscall.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -52,6 +56,8 @@ int fs_dir_iv(struct inode *dir, uint8_t iv[16])
 	}
 	pthread_mutex_unlock(&dir->meta);
 	rc = sys_read_diriv(dir->fd, tmp);
+	if ((rc == -EMFILE || rc == -ENFILE) && inode_budget_wait())
+		rc = sys_read_diriv(dir->fd, tmp);
 	if (rc != 0) {
 		fs_log("cannot read gocryptfs.diriv of dir inode %lu: %s",
 		       (unsigned long)dir->ino, strerror(-rc));
@@ -152,9 +158,152 @@ int fs_stat_inode(struct inode *in, struct stat *st)
 	return fs_fix_stat(in->fd, st);
 }
 
+/* A regular file of 1..17 backing bytes (torn header) reads as empty
+ * (FORMAT.md 4.2); say so once per inode, as gocryptfs logs it. */
+static void log_torn_header(struct inode *in, off_t csize)
+{
+	int first;
+
+	if (csize <= 0 || csize >= (off_t)FC_HEADER_LEN)
+		return;
+	pthread_mutex_lock(&in->meta);
+	first = !in->warned;
+	in->warned = 1;
+	pthread_mutex_unlock(&in->meta);
+	if (first)
+		fs_log("truncated file header (%lld bytes) in inode %lu: "
+		       "reads as empty",
+		       (long long)csize, (unsigned long)in->ino);
+}
+
+#define BADNAME_SUFFIX " GOCRYPTFS_BAD_NAME"
+/* base64 of one AES block: no shorter prefix can decrypt */
+#define BADNAME_MIN_PREFIX 22U
+
+int fs_badname_show(const uint8_t iv[16], const char *disk, char *out,
+		    size_t outsz)
+{
+	char prefix[FC_NAME_MAX_ENC];
+	char plain[260];
+	size_t len = strlen(disk);
+	int n = -1;
+
+	/* never ".", "..", or gocryptfs' own files (config, diriv, long
+	 * names): a lookup of the shown name must not reach them */
+	if (fs.badname == NULL || (fs.vol->flags & VOL_PLAINTEXTNAMES) ||
+	    strcmp(disk, ".") == 0 || strcmp(disk, "..") == 0 ||
+	    strncmp(disk, "gocryptfs.", 10) == 0 ||
+	    fnmatch(fs.badname, disk, 0) != 0 || len >= sizeof(prefix))
+		return -1;
+	/* the longest prefix that decrypts, then the rest as it is */
+	for (size_t cut = len - 1; cut >= BADNAME_MIN_PREFIX && cut < len;
+	     cut--) {
+		memcpy(prefix, disk, cut);
+		prefix[cut] = '\0';
+		if (fc_name_decrypt(fs.vol, iv, prefix, plain, sizeof(plain)) ==
+		    0) {
+			n = snprintf(out, outsz, "%s%s%s", plain, disk + cut,
+				     BADNAME_SUFFIX);
+			break;
+		}
+	}
+	if (n < 0)
+		n = snprintf(out, outsz, "%s%s", disk, BADNAME_SUFFIX);
+	return n > 0 && (size_t)n < outsz && n <= 255 ? 0 : -1;
+}
+
+/* 1 if on-disk name cand exists in dirfd and is listed as name. */
+static int badname_is(int dirfd, const uint8_t iv[16], const char *cand,
+		      const char *name)
+{
+	char shown[300];
+	char plain[260];
+	struct stat st;
+
+	if (fs_badname_show(iv, cand, shown, sizeof(shown)) != 0 ||
+	    strcmp(shown, name) != 0)
+		return 0;
+	/* a good name is never shown as a bad one */
+	return fc_name_decrypt(fs.vol, iv, cand, plain, sizeof(plain)) != 0 &&
+	       fstatat(dirfd, cand, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int fs_badname_resolve(struct inode *dir, const char *name, char *disk,
+		       size_t disksz)
+{
+	const size_t sl = strlen(BADNAME_SUFFIX);
+	char base[256];
+	char cand[FC_NAME_MAX_ENC + 256];
+	uint8_t iv[16];
+	size_t len = strlen(name);
+	int found = 0;
+
+	if (fs.badname == NULL || (fs.vol->flags & VOL_PLAINTEXTNAMES) ||
+	    len <= sl || len - sl >= sizeof(base) ||
+	    strcmp(name + len - sl, BADNAME_SUFFIX) != 0 ||
+	    fs_dir_iv(dir, iv) != 0)
+		return -ENOENT;
+	memcpy(base, name, len - sl);
+	base[len - sl] = '\0';
+	/* no prefix decrypted: the raw on-disk name */
+	if (badname_is(dir->fd, iv, base, name)) {
+		(void)snprintf(disk, disksz, "%s", base);
+		found = 1;
+	}
+	for (size_t cut = len - sl; cut > 0; cut--) {
+		char head[256];
+		char enc[FC_NAME_MAX_ENC];
+
+		memcpy(head, base, cut);
+		head[cut] = '\0';
+		if (fc_name_encrypt(fs.vol, iv, head, enc, sizeof(enc)) != 0 ||
+		    fc_name_is_long(fs.vol, enc))
+			continue;
+		if (snprintf(cand, sizeof(cand), "%s%s", enc, base + cut) >=
+		    (int)disksz)
+			continue;
+		if (!badname_is(dir->fd, iv, cand, name))
+			continue;
+		if (found++ > 0)
+			return -ENOENT; /* ambiguous */
+		(void)snprintf(disk, disksz, "%s", cand);
+	}
+	return found == 1 ? 0 : -ENOENT;
+}
+
+/* One u+r window at a time, so that no opener sees another's window as
+ * the file's mode. */
+static pthread_mutex_t wo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int fs_reopen_rw(struct inode *in, int flags)
+{
+	struct stat st;
+	int fd = sys_reopen(in->fd, flags);
+	int wo;
+
+	if (fd != -EACCES || (flags & O_ACCMODE) != O_RDWR)
+		return fd;
+	pthread_mutex_lock(&wo_lock);
+	fd = sys_reopen(in->fd, flags);
+	wo = fd == -EACCES ? sys_reopen(in->fd, O_WRONLY) : -1;
+	if (wo >= 0 && fstat(wo, &st) == 0 && S_ISREG(st.st_mode) &&
+	    !(st.st_mode & S_IRUSR) && st.st_uid == geteuid() &&
+	    fchmod(wo, (st.st_mode & 07777) | S_IRUSR) == 0) {
+		fd = sys_reopen(in->fd, flags);
+		if (fchmod(wo, st.st_mode & 07777) != 0)
+			fs_log("cannot restore the mode of inode %lu: %s",
+			       (unsigned long)in->ino, strerror(errno));
+	}
+	if (wo >= 0)
+		close(wo);
+	pthread_mutex_unlock(&wo_lock);
+	return fd;
+}
+
 int fs_do_lookup(struct inode *parent, const char *disk,
 		 struct fuse_entry_param *e)
 {
+	off_t csize;
 	struct stat st;
 	struct inode *in;
 	int fd;
@@ -169,10 +318,12 @@ int fs_do_lookup(struct inode *parent, const char *disk,
 		close(fd);
 		return rc;
 	}
+	csize = S_ISREG(st.st_mode) ? st.st_size : 0;
 	(void)fs_fix_stat(fd, &st);
 	in = inode_get(fd, &st);
 	if (in == NULL)
 		return -ENOMEM;
+	log_torn_header(in, csize);
 	e->ino = inode_to_ino(in);
 	e->attr = st;
 	e->attr_timeout = fs.timeout;
@@ -180,13 +331,54 @@ int fs_do_lookup(struct inode *parent, const char *disk,
 	return 0;
 }
 
-void fs_chown_new(fuse_req_t req, int dirfd, const char *disk)
+int fs_caller_begin(fuse_req_t req, struct fs_caller *c)
 {
 	const struct fuse_ctx *ctx;
+	gid_t groups[FS_CALLER_GROUPS];
+	int n;
 
-	if (!fs.allow_other || getuid() != 0)
-		return;
+	c->active = 0;
+	if (!fs.allow_other || geteuid() != 0)
+		return 0;
 	ctx = fuse_req_ctx(req);
-	if (fchownat(dirfd, disk, ctx->uid, ctx->gid, AT_SYMLINK_NOFOLLOW) != 0)
-		fs_log("chown of a new entry failed: %s", strerror(errno));
+	if (ctx->uid == 0 && ctx->gid == 0)
+		return 0;
+	n = fuse_req_getgroups(req, FS_CALLER_GROUPS, groups);
+	if (n < 0)
+		n = 0;
+	if (n > FS_CALLER_GROUPS)
+		n = FS_CALLER_GROUPS;
+	c->ngroups = getgroups(FS_CALLER_GROUPS, c->groups);
+	if (c->ngroups < 0)
+		return -errno;
+	/* the raw syscalls change this thread only (glibc's setgroups()
+	 * would change every thread of the daemon) */
+	if (syscall(SYS_setgroups, (size_t)n, groups) != 0)
+		return -errno;
+	(void)setfsgid(ctx->gid);
+	(void)setfsuid(ctx->uid);
+	if ((uid_t)setfsuid((uid_t)-1) != ctx->uid ||
+	    (gid_t)setfsgid((gid_t)-1) != ctx->gid) {
+		c->active = 1;
+		fs_caller_end(c);
+		return -EPERM;
+	}
+	c->active = 1;
+	return 0;
+}
+
+void fs_caller_end(struct fs_caller *c)
+{
+	if (!c->active)
+		return;
+	(void)setfsuid(0);
+	(void)setfsgid(0);
+	if (syscall(SYS_setgroups, (size_t)c->ngroups, c->groups) != 0 ||
+	    setfsuid((uid_t)-1) != 0 || setfsgid((gid_t)-1) != 0) {
+		/* never serve further requests with a caller's identity */
+		fs_log("cannot restore the daemon's identity: %s",
+		       strerror(errno));
+		abort();
+	}
+	c->active = 0;
 }

@@ -24,6 +24,11 @@ struct fs {
 	int allow_other;
 	int debug;
 	int noprealloc; /* -noprealloc: no fallocate before writes */
+	/* -sharedstorage: other mounts change the cipherdir behind our back,
+	 * so nothing is cached between requests (timeouts 0, file IDs
+	 * re-read on open) */
+	int sharedstorage;
+	const char *badname; /* -badname glob, or NULL (FORMAT.md 5.10) */
 };
 
 /* Set once by mount_run() before the session starts; read-only after. */
@@ -54,6 +59,26 @@ void fs_cname_abort(int dirfd, const struct cname *c);
 /* Remove the .name file after the object is gone. */
 void fs_cname_done(int dirfd, const struct cname *c);
 
+/*
+ * -badname GLOB (FORMAT.md 5.10). fs_badname_show(): the listed name of an
+ * on-disk name disk that did not decrypt in a directory with IV iv: 0 and
+ * out (>= 256 bytes) when disk matches the glob, else -1 (stays hidden).
+ * fs_badname_resolve(): the on-disk name (disk, >= FC_NAME_MAX_ENC bytes)
+ * that is listed as name in dir, when exactly one is; else -ENOENT.
+ */
+int fs_badname_show(const uint8_t iv[16], const char *disk, char *out,
+		    size_t outsz);
+int fs_badname_resolve(struct inode *dir, const char *name, char *disk,
+		       size_t disksz);
+
+/*
+ * Open the backing file of in with flags (read-write for RMW). A file of
+ * mode u-r,u+w that a non-root daemon owns gets u+r for the moment of the
+ * open, as in gocryptfs (a write-only file still needs reads for RMW).
+ * Returns the fd or -errno.
+ */
+int fs_reopen_rw(struct inode *in, int flags);
+
 /* Look up the backing entry disk in parent and fill e (nlookup + 1). */
 int fs_do_lookup(struct inode *parent, const char *disk,
 		 struct fuse_entry_param *e);
@@ -80,9 +105,26 @@ off_t fs_content_seek(int fd, off_t off, int whence);
 /* Plaintext size of the open file. */
 int fs_content_size(int fd, off_t *size);
 
-/* New object created by the caller as root with -allow_other: chown it to
- * the caller. */
-void fs_chown_new(fuse_req_t req, int dirfd, const char *disk);
+/*
+ * -allow_other as root: creations run with the caller's identity, as in
+ * gocryptfs (new objects get the caller's owner, the group of a setgid
+ * directory, and the backing filesystem checks the caller's rights).
+ * fs_caller_begin() switches this worker thread's fsuid, fsgid and
+ * supplementary groups to the caller of req (no-op otherwise: not root,
+ * no -allow_other, or a root caller); fs_caller_end() restores them.
+ * Returns 0 / -errno; on error nothing changed.
+ */
+#define FS_CALLER_GROUPS 256
+struct fs_caller {
+	int active;
+	int ngroups; /* the daemon's own groups, restored */
+	gid_t groups[FS_CALLER_GROUPS];
+};
+int fs_caller_begin(fuse_req_t req, struct fs_caller *c);
+void fs_caller_end(struct fs_caller *c);
+
+/* The session of the running mount (mount.c), NULL outside serve(). */
+struct fuse_session *mount_session(void);
 
 /* Operation tables (ops_*.c). */
 void fs_ops_entry(struct fuse_lowlevel_ops *ops);

@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -37,16 +38,33 @@ static void wipe_volume(struct volume *vol)
 		ct_wipe(vol->eme_key, 32);
 }
 
-static void raise_nofile(void)
+/* Raise the soft RLIMIT_NOFILE to the hard one; returns the soft limit
+ * now in force (0 if unknown). */
+static unsigned long raise_nofile(void)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return;
+		return 0;
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		(void)getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	return rl.rlim_cur == RLIM_INFINITY ? 1UL << 30
+					    : (unsigned long)rl.rlim_cur;
+}
+
+struct fuse_session *mount_session(void)
+{
+	return session;
+}
+
+/* The fd budget's reaper asks the kernel to drop a dentry (inode.h). */
+static int inval_entry(uint64_t parent, const char *name, size_t len)
+{
+	return fuse_lowlevel_notify_inval_entry(session, (fuse_ino_t)parent,
+						name, len);
 }
 
 /* Unmount from outside the loop so that every worker sees ENODEV. */
@@ -64,6 +82,48 @@ static void lazy_unmount(const char *mp)
 	}
 	if (pid > 0)
 		(void)waitpid(pid, NULL, 0);
+}
+
+/*
+ * Read-ahead of the mount, KiB: the kernel offers 128 KiB at INIT and a
+ * daemon may only lower it there, while 1 MiB lets a streaming read
+ * arrive as 1 MiB requests (max_write allows 256 pages) that par.c opens
+ * on both cores. Raised through the mount's backing-device knob in sysfs,
+ * which only root may write; otherwise the kernel's default stays.
+ */
+#define READ_AHEAD_KB "1024"
+
+/* Runs beside the loop: stat() of the mount point waits for the loop to
+ * answer, then names the mount's bdi (its st_dev). Failures are ignored. */
+static void *tune_thread(void *arg)
+{
+	const char *mp = arg;
+	char path[80];
+	struct stat st;
+	int fd;
+
+	if (stat(mp, &st) != 0)
+		return NULL;
+	(void)snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb",
+		       major(st.st_dev), minor(st.st_dev));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	(void)!write(fd, READ_AHEAD_KB, strlen(READ_AHEAD_KB));
+	close(fd);
+	return NULL;
+}
+
+static void start_tune(const char *mp)
+{
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (geteuid() != 0 || pthread_attr_init(&at) != 0)
+		return;
+	(void)pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	(void)pthread_create(&t, &at, tune_thread, (void *)mp);
+	(void)pthread_attr_destroy(&at);
 }
 
 static void *signal_thread(void *arg)
@@ -144,6 +204,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	struct fuse_loop_config lc = { .clone_fd = 0, .max_idle_threads = 10 };
 	sigset_t set;
 	pthread_t sigth;
+	unsigned long nofile;
 	int rootfd;
 	int rc = EXIT_OK;
 
@@ -167,7 +228,9 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	fs.allow_other = o->allow_other;
 	fs.debug = o->debug;
 	fs.noprealloc = o->noprealloc;
-	raise_nofile();
+	fs.sharedstorage = o->sharedstorage;
+	fs.badname = o->badname;
+	nofile = raise_nofile();
 	/* The kernel already applied the caller's umask to every mode. */
 	(void)umask(0);
 	if (build_args(o, &args) != 0) {
@@ -206,11 +269,22 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	}
 	if (o->notifypid > 0)
 		(void)kill((pid_t)o->notifypid, SIGUSR1);
+	start_tune(o->mountpoint);
+	if (nofile > 0 && inode_budget_start(inval_entry, nofile) != 0)
+		fs_log("no descriptor budget: large trees may hit EMFILE");
 	(void)fuse_session_loop_mt(session, &lc);
 	pthread_kill(sigth, SIGUSR2);
 	pthread_join(sigth, NULL);
 	if (got_signal)
 		rc = EXIT_SIGINT;
+	if (inode_budget_stop() != 0) {
+		/* the reaper is stuck in the kernel on this session: leave
+		 * the session to the process exit */
+		fs_log("descriptor budget thread did not stop");
+		fuse_opt_free_args(&args);
+		report(&notify, rc);
+		return rc;
+	}
 out_unmount:
 	fuse_session_unmount(session);
 out_session:

@@ -35,7 +35,7 @@ static int do_truncate(struct inode *in, struct fuse_file_info *fi, off_t size)
 
 	if (!S_ISREG(in->type))
 		return S_ISDIR(in->type) ? -EISDIR : -EINVAL;
-	fd = fi != NULL ? (int)fi->fh : sys_reopen(in->fd, O_RDWR);
+	fd = fi != NULL ? (int)fi->fh : fs_reopen_rw(in, O_RDWR);
 	if (fd < 0)
 		return fd;
 	pthread_rwlock_wrlock(&in->content);

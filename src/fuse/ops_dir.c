@@ -47,6 +47,12 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 	d->in = in;
 	rc = fs_dir_iv(in, d->iv);
 	fd = rc != 0 ? rc : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY, 0);
+	if ((fd == -EMFILE || fd == -ENFILE) && inode_budget_wait()) {
+		rc = fs_dir_iv(in, d->iv);
+		fd = rc != 0 ? rc
+			     : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY,
+					  0);
+	}
 	if (fd < 0) {
 		free(d);
 		fuse_reply_err(req, -fd);
@@ -104,13 +110,21 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 		return -1;
 	if ((v->flags & VOL_LONGNAMES) && fc_is_longname(disk)) {
 		char nf[FC_NAME_MAX_ENC + 8];
+		ssize_t n;
 
 		(void)snprintf(nf, sizeof(nf), "%s.name", disk);
-		if (sys_read_small(dirfd(d->dp), nf, enc, 344) < 0)
+		n = sys_read_small(dirfd(d->dp), nf, enc, 344);
+		if ((n == -EMFILE || n == -ENFILE) && inode_budget_wait())
+			n = sys_read_small(dirfd(d->dp), nf, enc, 344);
+		if (n < 0)
 			return -1;
 		disk = enc;
 	}
 	if (fc_name_decrypt(v, d->iv, disk, out, outsz) != 0) {
+		/* bad long names are not shown: lookups could not find them */
+		if (disk != enc &&
+		    fs_badname_show(d->iv, disk, out, outsz) == 0)
+			return 0;
 		if (!names_is_noise(disk) && first_warning(d->in))
 			fs_log("hiding undecryptable name in dir inode %lu: %s",
 			       (unsigned long)d->in->ino, disk);
@@ -160,21 +174,30 @@ static void do_readdir(fuse_req_t req, size_t size, off_t offset,
 			struct fuse_entry_param e;
 			int dot = strcmp(name, ".") == 0 ||
 				  strcmp(name, "..") == 0;
+			int lrc = 0;
 
 			memset(&e, 0, sizeof(e));
-			if (dot) {
-				e.attr.st_ino = d->entry->d_ino;
-				e.attr.st_mode = (mode_t)d->entry->d_type << 12;
-			} else if (fs_do_lookup(d->in, d->entry->d_name, &e) !=
-				   0) {
+			if (!dot)
+				lrc = fs_do_lookup(d->in, d->entry->d_name, &e);
+			if (lrc == -ENOENT) {
 				d->entry = NULL;
 				d->offset = next;
 				continue;
 			}
+			if (dot || lrc != 0) {
+				/* no attributes (e.g. out of descriptors): the
+				 * kernel looks the entry up by itself */
+				memset(&e, 0, sizeof(e));
+				e.attr.st_ino = d->entry->d_ino;
+				e.attr.st_mode = (mode_t)d->entry->d_type << 12;
+			} else {
+				inode_name_set(inode_from_ino(e.ino), d->in,
+					       name);
+			}
 			used = fuse_add_direntry_plus(req, p, rem, name, &e,
 						      next);
 			if (used > rem) {
-				if (!dot)
+				if (e.ino != 0)
 					inode_unref(inode_from_ino(e.ino), 1);
 				break;
 			}

@@ -36,6 +36,18 @@ static void reply_entry_or_err(fuse_req_t req, int rc,
 		fuse_reply_entry(req, e);
 }
 
+/* fs_do_lookup(); on EMFILE/ENFILE wait for the fd budget and retry once
+ * (not for readdirplus, which holds the directory in the kernel). */
+static int lookup_retry(struct inode *dir, const char *disk,
+			struct fuse_entry_param *e)
+{
+	int rc = fs_do_lookup(dir, disk, e);
+
+	if ((rc == -EMFILE || rc == -ENFILE) && inode_budget_wait())
+		rc = fs_do_lookup(dir, disk, e);
+	return rc;
+}
+
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = inode_from_ino(parent);
@@ -46,7 +58,12 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (rc == -EINVAL)
 		rc = -ENOENT;
 	if (rc == 0)
-		rc = fs_do_lookup(dir, c.disk, &e);
+		rc = lookup_retry(dir, c.disk, &e);
+	if (rc == -ENOENT &&
+	    fs_badname_resolve(dir, name, c.disk, sizeof(c.disk)) == 0)
+		rc = lookup_retry(dir, c.disk, &e);
+	if (rc == 0)
+		inode_name_set(inode_from_ino(e.ino), dir, name);
 	if (rc == -ENOENT && fs.timeout > 0) {
 		/* negative entry, cached like gocryptfs */
 		memset(&e, 0, sizeof(e));
@@ -71,28 +88,30 @@ static void fs_forget_multi(fuse_req_t req, size_t count,
 	fuse_reply_none(req);
 }
 
-/* Finish a creation: chown for -allow_other, then look it up. */
-static int finish_new(fuse_req_t req, struct inode *dir, const char *disk,
-		      struct fuse_entry_param *e)
+/* Finish a creation (made with the caller's identity) of name: look it
+ * up. */
+static int finish_new(fuse_req_t req, struct inode *dir, const char *name,
+		      const char *disk, struct fuse_entry_param *e)
 {
-	fs_chown_new(req, dir->fd, disk);
-	return fs_do_lookup(dir, disk, e);
+	int rc = lookup_retry(dir, disk, e);
+
+	(void)req;
+	if (rc == 0)
+		inode_name_set(inode_from_ino(e->ino), dir, name);
+	return rc;
 }
 
-static int fs_do_mkdir(fuse_req_t req, struct inode *dir, const char *name,
-		       mode_t mode, struct fuse_entry_param *e)
+/* Make the backing directory c in dir with its diriv (run with the
+ * caller's identity; the parent's diriv was read before). */
+static int mkdir_backing(struct inode *dir, const struct cname *c, mode_t mode)
 {
-	struct cname c;
-	int rc = fs_cname(dir, name, &c);
+	int rc = fs_cname_prepare(dir->fd, c);
 
 	if (rc != 0)
 		return rc;
-	rc = fs_cname_prepare(dir->fd, &c);
-	if (rc != 0)
-		return rc;
-	if (mkdirat(dir->fd, c.disk, use_diriv() ? mode | 0700 : mode) != 0) {
+	if (mkdirat(dir->fd, c->disk, use_diriv() ? mode | 0700 : mode) != 0) {
 		rc = -errno;
-		fs_cname_abort(dir->fd, &c);
+		fs_cname_abort(dir->fd, c);
 		return rc;
 	}
 	if (use_diriv()) {
@@ -101,7 +120,7 @@ static int fs_do_mkdir(fuse_req_t req, struct inode *dir, const char *name,
 		int dfd;
 
 		fc_random(iv, sizeof(iv));
-		dfd = sys_openat(dir->fd, c.disk,
+		dfd = sys_openat(dir->fd, c->disk,
 				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 		rc = dfd < 0 ? dfd : sys_write_diriv(dfd, iv);
 		if (rc == 0 && (mode & 07777) != ((mode | 0700) & 07777) &&
@@ -111,7 +130,7 @@ static int fs_do_mkdir(fuse_req_t req, struct inode *dir, const char *name,
 		if (dfd >= 0)
 			close(dfd);
 		if (rc != 0) {
-			int d2 = sys_openat(dir->fd, c.disk,
+			int d2 = sys_openat(dir->fd, c->disk,
 					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
 					    0);
 
@@ -119,20 +138,31 @@ static int fs_do_mkdir(fuse_req_t req, struct inode *dir, const char *name,
 				(void)unlinkat(d2, FC_DIRIV_NAME, 0);
 				close(d2);
 			}
-			(void)unlinkat(dir->fd, c.disk, AT_REMOVEDIR);
-			fs_cname_abort(dir->fd, &c);
+			(void)unlinkat(dir->fd, c->disk, AT_REMOVEDIR);
+			fs_cname_abort(dir->fd, c);
 			return rc;
 		}
 	}
-	return finish_new(req, dir, c.disk, e);
+	return 0;
 }
 
 static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode)
 {
+	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
-	int rc = fs_do_mkdir(req, inode_from_ino(parent), name, mode, &e);
+	struct fs_caller cr;
+	struct cname c;
+	int rc = fs_cname(dir, name, &c);
 
+	if (rc == 0)
+		rc = fs_caller_begin(req, &cr);
+	if (rc == 0) {
+		rc = mkdir_backing(dir, &c, mode);
+		fs_caller_end(&cr);
+	}
+	if (rc == 0)
+		rc = finish_new(req, dir, name, c.disk, &e);
 	reply_entry_or_err(req, rc, &e);
 }
 
@@ -141,17 +171,22 @@ static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
+	struct fs_caller cr;
 	struct cname c;
 	int rc = fs_cname(dir, name, &c);
 
 	if (rc == 0)
+		rc = fs_caller_begin(req, &cr);
+	if (rc == 0) {
 		rc = fs_cname_prepare(dir->fd, &c);
-	if (rc == 0 && mknodat(dir->fd, c.disk, mode, rdev) != 0) {
-		rc = -errno;
-		fs_cname_abort(dir->fd, &c);
+		if (rc == 0 && mknodat(dir->fd, c.disk, mode, rdev) != 0) {
+			rc = -errno;
+			fs_cname_abort(dir->fd, &c);
+		}
+		fs_caller_end(&cr);
 	}
 	if (rc == 0)
-		rc = finish_new(req, dir, c.disk, &e);
+		rc = finish_new(req, dir, name, c.disk, &e);
 	reply_entry_or_err(req, rc, &e);
 }
 
@@ -160,6 +195,7 @@ static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
 {
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
+	struct fs_caller cr;
 	struct cname c;
 	char enc[4096];
 	int rc = fs_cname(dir, name, &c);
@@ -167,13 +203,17 @@ static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
 	if (rc == 0)
 		rc = fc_symlink_encrypt(fs.vol, target, enc, sizeof(enc));
 	if (rc == 0)
+		rc = fs_caller_begin(req, &cr);
+	if (rc == 0) {
 		rc = fs_cname_prepare(dir->fd, &c);
-	if (rc == 0 && symlinkat(enc, dir->fd, c.disk) != 0) {
-		rc = -errno;
-		fs_cname_abort(dir->fd, &c);
+		if (rc == 0 && symlinkat(enc, dir->fd, c.disk) != 0) {
+			rc = -errno;
+			fs_cname_abort(dir->fd, &c);
+		}
+		fs_caller_end(&cr);
 	}
 	if (rc == 0)
-		rc = finish_new(req, dir, c.disk, &e);
+		rc = finish_new(req, dir, name, c.disk, &e);
 	reply_entry_or_err(req, rc, &e);
 }
 
@@ -196,7 +236,7 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		fs_cname_abort(dir->fd, &c);
 	}
 	if (rc == 0)
-		rc = fs_do_lookup(dir, c.disk, &e);
+		rc = finish_new(req, dir, newname, c.disk, &e);
 	reply_entry_or_err(req, rc, &e);
 }
 
@@ -210,15 +250,18 @@ static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		rc = -ENOENT;
 	if (rc == 0 && unlinkat(dir->fd, c.disk, 0) != 0)
 		rc = -errno;
+	if (rc == -ENOENT &&
+	    fs_badname_resolve(dir, name, c.disk, sizeof(c.disk)) == 0) {
+		c.is_long = 0;
+		rc = unlinkat(dir->fd, c.disk, 0) != 0 ? -errno : 0;
+	}
 	if (rc == 0)
 		fs_cname_done(dir->fd, &c);
 	fuse_reply_err(req, -rc);
 }
 
-/* Remove the backing directory disk in dirfd the gocryptfs way: only a
- * diriv may be left; it is moved to the parent, the directory removed,
- * then the moved diriv deleted (moved back on failure). */
-static int rmdir_backing(int pfd, const char *disk)
+/* rmdir_backing() with the permissions it needs. */
+static int rmdir_diriv(int pfd, const char *disk)
 {
 	char tmp[64];
 	uint64_t r;
@@ -229,7 +272,7 @@ static int rmdir_backing(int pfd, const char *disk)
 	int rc = 0;
 
 	if (!use_diriv())
-		return unlinkat(pfd, disk, AT_REMOVEDIR) != 0 ? -errno : 0;
+		return inode_rmdirat(pfd, disk);
 	dfd = sys_openat(pfd, disk, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 	if (dfd < 0)
 		return dfd;
@@ -252,7 +295,7 @@ static int rmdir_backing(int pfd, const char *disk)
 	}
 	if (rc == 0 && !has_diriv) {
 		closedir(dp);
-		return unlinkat(pfd, disk, AT_REMOVEDIR) != 0 ? -errno : 0;
+		return inode_rmdirat(pfd, disk);
 	}
 	if (rc == 0) {
 		fc_random(&r, sizeof(r));
@@ -262,14 +305,48 @@ static int rmdir_backing(int pfd, const char *disk)
 			rc = -errno;
 	}
 	if (rc == 0) {
-		if (unlinkat(pfd, disk, AT_REMOVEDIR) != 0) {
-			rc = -errno;
+		rc = inode_rmdirat(pfd, disk);
+		if (rc != 0) {
 			(void)renameat(pfd, tmp, dirfd(dp), FC_DIRIV_NAME);
 		} else {
 			(void)unlinkat(pfd, tmp, 0);
 		}
 	}
 	closedir(dp);
+	return rc;
+}
+
+/* Remove the backing directory disk in dirfd the gocryptfs way: only a
+ * diriv may be left; it is moved to the parent, the directory removed,
+ * then the moved diriv deleted (moved back on failure). Handling the diriv
+ * needs u+rwx on the directory (a non-root daemon): a directory without
+ * them gets them for the moment, as in gocryptfs, and keeps its mode when
+ * it cannot be removed. */
+static int rmdir_backing(int pfd, const char *disk)
+{
+	char proc[32];
+	struct stat st;
+	int fd;
+	int rc;
+
+	if (!use_diriv())
+		return inode_rmdirat(pfd, disk);
+	fd = sys_openat(pfd, disk, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) != 0 || (st.st_mode & 0700) == 0700) {
+		close(fd);
+		return rmdir_diriv(pfd, disk);
+	}
+	sys_procpath(fd, proc, sizeof(proc));
+	if (chmod(proc, (st.st_mode & 07777) | 0700) != 0) {
+		close(fd);
+		return rmdir_diriv(pfd, disk);
+	}
+	rc = rmdir_diriv(pfd, disk);
+	if (rc != 0)
+		(void)chmod(proc, st.st_mode & 07777);
+	close(fd);
 	return rc;
 }
 
@@ -283,9 +360,23 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		rc = -ENOENT;
 	if (rc == 0)
 		rc = rmdir_backing(dir->fd, c.disk);
+	if (rc == -ENOENT &&
+	    fs_badname_resolve(dir, name, c.disk, sizeof(c.disk)) == 0) {
+		c.is_long = 0;
+		rc = rmdir_backing(dir->fd, c.disk);
+	}
 	if (rc == 0)
 		fs_cname_done(dir->fd, &c);
 	fuse_reply_err(req, -rc);
+}
+
+/* The object now at disk in dir keeps name for the fd budget. */
+static void note_renamed(struct inode *dir, const char *disk, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dir->fd, disk, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		inode_name_moved(st.st_dev, st.st_ino, dir, name);
 }
 
 static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -334,6 +425,9 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (!(flags & RENAME_EXCHANGE) &&
 	    (od != nd || strcmp(oc.disk, nc.disk) != 0))
 		fs_cname_done(od->fd, &oc);
+	note_renamed(nd, nc.disk, newname);
+	if (flags & RENAME_EXCHANGE)
+		note_renamed(od, oc.disk, name);
 	fuse_reply_err(req, 0);
 }
 

@@ -34,7 +34,9 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (fi->flags & O_TRUNC)
 		pthread_rwlock_wrlock(&in->content);
-	fd = sys_reopen(in->fd, backing_flags(fi->flags));
+	fd = fs_reopen_rw(in, backing_flags(fi->flags));
+	if ((fd == -EMFILE || fd == -ENFILE) && inode_budget_wait())
+		fd = fs_reopen_rw(in, backing_flags(fi->flags));
 	if ((fd == -EACCES || fd == -EROFS) &&
 	    (fi->flags & O_ACCMODE) == O_RDONLY)
 		fd = sys_reopen(in->fd,
@@ -50,8 +52,27 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -fd);
 		return;
 	}
+	/* another mount may have rewritten the file (new file ID) */
+	if (fs.sharedstorage) {
+		pthread_rwlock_wrlock(&in->content);
+		inode_fileid_clear(in);
+		pthread_rwlock_unlock(&in->content);
+	}
 	fi->fh = (uint64_t)fd;
 	fuse_reply_open(req, fi);
+}
+
+/* The backing open of a create; EMFILE waits for the fd budget once. */
+static int create_at(struct inode *dir, const struct cname *c, int flags,
+		     mode_t mode)
+{
+	int bflags =
+		backing_flags(flags) | O_CREAT | O_NOFOLLOW | (flags & O_EXCL);
+	int fd = sys_openat(dir->fd, c->disk, bflags, mode);
+
+	if ((fd == -EMFILE || fd == -ENFILE) && inode_budget_wait())
+		fd = sys_openat(dir->fd, c->disk, bflags, mode);
+	return fd;
 }
 
 static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -60,25 +81,29 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
 	struct cname c;
+	struct fs_caller cr;
 	int fd = -1;
 	int rc = fs_cname(dir, name, &c);
 
 	if (rc == 0)
+		rc = fs_caller_begin(req, &cr);
+	if (rc == 0) {
 		rc = fs_cname_prepare(dir->fd, &c);
-	if (rc == 0) {
-		fd = sys_openat(dir->fd, c.disk,
-				backing_flags(fi->flags) | O_CREAT |
-					O_NOFOLLOW | (fi->flags & O_EXCL),
-				mode);
-		if (fd < 0) {
-			rc = fd;
-			fs_cname_abort(dir->fd, &c);
+		if (rc == 0) {
+			fd = create_at(dir, &c, fi->flags, mode);
+			if (fd < 0) {
+				rc = fd;
+				fs_cname_abort(dir->fd, &c);
+			}
 		}
+		fs_caller_end(&cr);
 	}
-	if (rc == 0) {
-		fs_chown_new(req, dir->fd, c.disk);
+	if (rc == 0)
 		rc = fs_do_lookup(dir, c.disk, &e);
-	}
+	if ((rc == -EMFILE || rc == -ENFILE) && inode_budget_wait())
+		rc = fs_do_lookup(dir, c.disk, &e);
+	if (rc == 0)
+		inode_name_set(inode_from_ino(e.ino), dir, name);
 	if (rc == 0 && (fi->flags & O_TRUNC))
 		inode_fileid_clear(inode_from_ino(e.ino));
 	if (rc != 0) {
@@ -155,6 +180,66 @@ static void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	fuse_reply_err(req, rc != 0 ? errno : 0);
 }
 
+/* Write zeros over plaintext [off, end), at most one block per call. */
+static int write_zeros(struct inode *in, int fd, off_t off, off_t end)
+{
+	static const char zeros[FC_PLAIN_BS];
+
+	while (off < end) {
+		size_t k = end - off < (off_t)sizeof(zeros)
+				   ? (size_t)(end - off)
+				   : sizeof(zeros);
+		ssize_t n = fs_content_write(in, fd, zeros, k, off);
+
+		if (n < 0)
+			return (int)n;
+		off += (off_t)k;
+	}
+	return 0;
+}
+
+/* Zero plaintext [off, off + len) of the open file up to its size: partial
+ * blocks by read-modify-write, whole blocks by punching the backing blocks
+ * (an all-zero ciphertext block reads as a hole). Caller holds
+ * in->content exclusively. */
+static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
+{
+	static const char zeros[FC_PLAIN_BS];
+	const off_t bs = FC_PLAIN_BS;
+	const off_t cbs = (off_t)fc_cbs(fs.vol);
+	off_t size = 0;
+	off_t end;
+	off_t first;
+	off_t last;
+	ssize_t n;
+	int rc = fs_content_size(fd, &size);
+
+	if (rc != 0)
+		return rc;
+	end = off + len < size ? off + len : size;
+	if (off >= end)
+		return 0;
+	first = (off + bs - 1) / bs * bs;
+	last = end / bs * bs;
+	if (first >= last) /* no whole block: up to 2 * 4096 - 2 bytes */
+		return write_zeros(in, fd, off, end);
+	if (first > off) {
+		n = fs_content_write(in, fd, zeros, (size_t)(first - off), off);
+		if (n < 0)
+			return (int)n;
+	}
+	if (end > last) {
+		n = fs_content_write(in, fd, zeros, (size_t)(end - last), last);
+		if (n < 0)
+			return (int)n;
+	}
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)FC_HEADER_LEN + first / bs * cbs,
+		      (last - first) / bs * cbs) != 0)
+		return -errno;
+	return 0;
+}
+
 static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 			 off_t length, struct fuse_file_info *fi)
 {
@@ -165,6 +250,14 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 	off_t cend;
 	int rc;
 
+	if (mode == (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) &&
+	    offset >= 0 && length > 0) {
+		pthread_rwlock_wrlock(&in->content);
+		rc = punch_hole(in, fd, offset, length);
+		pthread_rwlock_unlock(&in->content);
+		fuse_reply_err(req, -rc);
+		return;
+	}
 	if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;

@@ -79,6 +79,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	} else if (n > 0) {
 		len = fc_block_open(fs.vol, NULL, 0, cbuf, (size_t)n, pbuf);
 		if (len < 0) {
+			fs_log("xattr value fails authentication: inode %lu",
+			       (unsigned long)inode_from_ino(ino)->ino);
 			rc = -EIO;
 			goto out;
 		}

@@ -14,11 +14,12 @@
 typedef int (*par_fn)(void *arg, size_t i0, size_t i1);
 
 /*
- * Run fn over [0, n). When n >= min and the helper is idle, the helper
- * takes [n/2, n) while the caller does [0, n/2); otherwise the caller does
- * everything. Returns the first non-zero result (caller's half first).
- * Thread-safe; fn must be safe to run on two threads at once for disjoint
- * ranges.
+ * Run fn over [0, n). When n >= min and the helper is idle, the caller and
+ * the helper claim chunks of about n/8 items in turn (the caller never
+ * waits for a helper that has not started); otherwise the caller does
+ * everything. Returns the non-zero result of the lowest failing chunk, or
+ * 0. Thread-safe; fn must be safe to run on two threads at once for
+ * disjoint ranges.
  */
 int par_run(par_fn fn, void *arg, size_t n, size_t min);
 

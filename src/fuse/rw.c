@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "crypto/ct.h"
@@ -258,6 +259,7 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	uint8_t *pbuf;
 	ssize_t n;
 	ssize_t ret;
+	int direct;
 	int rc;
 
 	if (size == 0 || off < 0)
@@ -274,7 +276,9 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	if (sc == NULL)
 		return -ENOMEM;
 	cbuf = sc->c;
-	pbuf = sc->p;
+	/* Whole aligned blocks: open them straight into the reply buffer. */
+	direct = off % BS == 0 && size == nb * FC_PLAIN_BS;
+	pbuf = direct ? (uint8_t *)buf : sc->p;
 	n = sys_pread_full(fd, cbuf, nb * (size_t)cbs(), block_off(first));
 	if (n < 0) {
 		ret = n;
@@ -298,9 +302,13 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 		goto out;
 	}
 	ret = (ssize_t)(total - skip < size ? total - skip : size);
-	memcpy(buf, pbuf + skip, (size_t)ret);
+	if (!direct)
+		memcpy(buf, pbuf + skip, (size_t)ret);
 out:
-	ct_wipe(pbuf, total);
+	if (!direct)
+		ct_wipe(pbuf, total);
+	else if (ret < 0)
+		ct_wipe(buf, size);
 	return ret;
 }
 
@@ -389,6 +397,73 @@ static int seal_write(int fd, const uint8_t fileid[16], uint64_t first,
 	return n < 0 ? (int)n : 0;
 }
 
+/* The daemon's file size limit (RLIMIT_FSIZE) in bytes, read once. */
+static off_t fsize_limit;
+static int fsize_limited;
+static pthread_once_t fsize_once = PTHREAD_ONCE_INIT;
+
+static void fsize_init(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return;
+	fsize_limit = rl.rlim_cur > (rlim_t)INT64_MAX ? (off_t)INT64_MAX
+						      : (off_t)rl.rlim_cur;
+	fsize_limited = 1;
+}
+
+/*
+ * -EFBIG when a backing file of cend bytes would pass the file size limit.
+ * Checked before writing: past the limit the kernel cuts a write short
+ * (a torn block) and sends SIGXFSZ, which would end the daemon.
+ */
+static int check_fsize(off_t cend)
+{
+	(void)pthread_once(&fsize_once, fsize_init);
+	return fsize_limited && cend > fsize_limit ? -EFBIG : 0;
+}
+
+/*
+ * Reserve the ciphertext of plaintext blocks [from, last] before any byte
+ * of them is written, so that ENOSPC cannot leave a torn block (FORMAT.md
+ * 4.9): the new last block ends at wend or at the old size, whichever is
+ * later (a write past the end reserves the old partial last block, which
+ * it pads, by a separate call: the hole between stays sparse). -EFBIG past
+ * the file size limit. On failure a header written for a file that was
+ * empty is removed again. Filesystems without fallocate pass.
+ */
+static int reserve(struct inode *in, int fd, off_t oldsize, uint64_t from,
+		   uint64_t last, off_t wend)
+{
+	off_t bstart = (off_t)last * BS;
+	off_t lastlen = wend - bstart;
+	off_t exist = oldsize - bstart;
+	off_t clen;
+	int rc;
+
+	if (exist > BS)
+		exist = BS;
+	if (exist > lastlen)
+		lastlen = exist;
+	clen = (off_t)(last - from) * cbs() + lastlen +
+	       (off_t)fc_overhead(fs.vol);
+	rc = check_fsize(block_off(from) + clen);
+	if (rc != 0 || fs.noprealloc)
+		return rc;
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, block_off(from), clen) == 0 ||
+	    errno == EOPNOTSUPP)
+		return 0;
+	rc = -errno;
+	if (oldsize == 0) {
+		inode_fileid_clear(in);
+		if (ftruncate(fd, 0) != 0)
+			fs_log("cannot remove a new header: %s",
+			       strerror(errno));
+	}
+	return rc;
+}
+
 ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 			 off_t off)
 {
@@ -401,6 +476,7 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 	uint64_t last;
 	size_t nb;
 	size_t lastlen = 0;
+	int pad;
 	int rc;
 
 	if (size == 0)
@@ -418,8 +494,17 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 		csize = HDR;
 	first = (uint64_t)(off / BS);
 	last = (uint64_t)((off + (off_t)size - 1) / BS);
+	pad = oldsize % BS != 0 && (uint64_t)(oldsize / BS) < first;
+	/* The padded block and the written blocks, not the hole between. */
+	rc = pad ? reserve(in, fd, oldsize, (uint64_t)(oldsize / BS),
+			   (uint64_t)(oldsize / BS), (oldsize / BS + 1) * BS)
+		 : 0;
+	if (rc == 0)
+		rc = reserve(in, fd, oldsize, first, last, off + (off_t)size);
+	if (rc != 0)
+		return rc;
 	/* Writing past the end: pad the old partial last block first. */
-	if (oldsize % BS != 0 && (uint64_t)(oldsize / BS) < first) {
+	if (pad) {
 		uint8_t blk[FC_PLAIN_BS];
 		uint64_t lb = (uint64_t)(oldsize / BS);
 
@@ -432,6 +517,14 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 			return rc;
 	}
 	nb = (size_t)(last - first + 1);
+	/* Aligned, and no old bytes after the end of the write in its last
+	 * block: seal straight from the request, no copy. */
+	if (off % BS == 0 &&
+	    ((off_t)size % BS == 0 || off + (off_t)size >= oldsize)) {
+		rc = seal_write(fd, fileid, first, (const uint8_t *)buf, nb,
+				size - (nb - 1) * FC_PLAIN_BS);
+		return rc < 0 ? rc : (ssize_t)size;
+	}
 	sc = scratch_blocks(nb);
 	if (sc == NULL)
 		return -ENOMEM;
@@ -457,25 +550,6 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 		}
 		memcpy(p + o, buf + (bstart + (off_t)o - off), e - o);
 		lastlen = e > exist ? e : exist;
-	}
-	/* Reserve the ciphertext range first so that ENOSPC cannot leave a
-	 * torn block (FORMAT.md 4.9); filesystems without fallocate pass. */
-	if (!fs.noprealloc) {
-		off_t clen = (off_t)(nb - 1) * cbs() + (off_t)lastlen +
-			     (off_t)fc_overhead(fs.vol);
-
-		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, block_off(first),
-			      clen) != 0 &&
-		    errno != EOPNOTSUPP) {
-			rc = -errno;
-			if (oldsize == 0) {
-				inode_fileid_clear(in);
-				if (ftruncate(fd, 0) != 0)
-					fs_log("cannot remove a new header: %s",
-					       strerror(errno));
-			}
-			goto out;
-		}
 	}
 	rc = seal_write(fd, fileid, first, pbuf, nb, lastlen);
 out:
@@ -523,6 +597,9 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 		return rc < 0 ? rc : 0;
 	}
 	/* Growing. */
+	rc = check_fsize((off_t)fc_cipher_size(fs.vol, (uint64_t)size));
+	if (rc != 0)
+		return rc;
 	if (size % BS != 0) {
 		ssize_t n = fs_content_write(in, fd, "", 1, size - 1);
 
