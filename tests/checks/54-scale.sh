@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# group: scale: a tree far larger than the daemon's descriptor limit (issue
+# 7, "Scale"). The daemon keeps one O_PATH descriptor per inode the kernel
+# knows and the kernel forgets inodes only under memory pressure, so without
+# the fd budget (src/fuse/inode.c: a reaper thread asks the kernel to drop
+# least recently used dentries above a high watermark) a tree of more files
+# than RLIMIT_NOFILE fails with EMFILE. Through the real command line
+# (`vcryptfs -passfile F CIPHERDIR MNT`, foreground, started under
+# `prlimit --nofile=$SCALE_NOFILE` (512)) and SCALE_FILES (5,000) files in
+# nested directories: tar extract, `ls -lR`, read all and compare sha256
+# with the source (with 100 files held open meanwhile), rename a directory
+# and files, delete all; no EMFILE or EIO anywhere, the daemon's
+# descriptors stay under the limit, the cipherdir is empty afterwards, the
+# daemon exits 0 on unmount. Once with $BUILD/vcryptfs, once with the
+# ASan/UBSan $SANBUILD/vcryptfs (SCALE_SAN=0 skips it; any sanitizer
+# report fails). SCALE_KEEP=1 keeps the scratch folder for a look.
+. "$(dirname "$0")/lib.sh"
+for t in fusermount3 prlimit tar sha256sum python3 mountpoint; do
+	need_tool "$t" || exit 0
+done
+[ -e /dev/fuse ] || { echo "SKIP: scale (no /dev/fuse)"; exit 0; }
+NOFILE=${SCALE_NOFILE:-512}
+NFILES=${SCALE_FILES:-5000}
+HELD=${SCALE_HELD:-100}
+tmp=$(mktemp -d /tmp/vcryptfs-54.XXXXXX)
+MOUNTS=()
+HOLDER=
+cleanup() {
+	local m
+	[ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null
+	for m in "${MOUNTS[@]}"; do
+		mountpoint -q "$m" 2>/dev/null &&
+			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
+	done
+	[ -n "${SCALE_KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+printf 'vc-scale-test\n' >"$tmp/pf"
+
+# The source tree: NFILES files of 0..9,000 bytes (block edges crossed) in
+# 10 x 5 nested directories, a few symlinks, one long name.
+python3 - "$tmp/src" "$NFILES" <<'PY'
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(54)
+dirs = [os.path.join(root, "top%d" % a, "sub%d" % b)
+        for a in range(10) for b in range(5)]
+for d in dirs:
+    os.makedirs(d)
+for i in range(n):
+    d = dirs[i % len(dirs)]
+    size = rnd.choice([0, 1, 4095, 4096, 4097, rnd.randrange(9000)])
+    with open(os.path.join(d, "file%05d.dat" % i), "wb") as f:
+        f.write(rnd.randbytes(size))
+for i in range(20):
+    os.symlink("../sub0/file%05d.dat" % i,
+               os.path.join(dirs[i % len(dirs)], "link%02d" % i))
+with open(os.path.join(dirs[0], "L" * 200), "wb") as f:
+    f.write(b"long name\n")
+PY
+tar cf "$tmp/src.tar" -C "$tmp/src" .
+
+# sums DIR: sha256 of every regular file, sorted by path.
+sums() {
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+}
+sums "$tmp/src" >"$tmp/src.sum"
+
+# fdcount PID: descriptors the daemon holds now.
+fdcount() {
+	local n
+	n=$(find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+	echo "$n"
+}
+
+# run_scale LABEL DAEMON
+run_scale() {
+	local label=$1 vc=$2 c="$tmp/c-$1" m="$tmp/m-$1" pid i n bad
+	local errs="$tmp/errs-$1"
+	mkdir -p "$c" "$m"
+	if ! "$BUILD/vcryptfs" -init -q -scryptn 10 -passfile "$tmp/pf" \
+		"$c" >"$tmp/init.err" 2>&1; then
+		fail "scale: $label: vcryptfs -init failed: $(head -c 300 "$tmp/init.err")"
+		return
+	fi
+	MOUNTS+=("$m")
+	prlimit --nofile="$NOFILE:$NOFILE" "$vc" -fg -q -passfile "$tmp/pf" \
+		"$c" "$m" >"$tmp/daemon-$label.log" 2>&1 &
+	pid=$!
+	for i in $(seq 1 200); do
+		mountpoint -q "$m" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! mountpoint -q "$m"; then
+		fail "scale: $label: mount failed: $(head -c 300 "$tmp/daemon-$label.log")"
+		return
+	fi
+	pass "scale: $label: mounted under prlimit --nofile=$NOFILE"
+
+	# 1. extract
+	if tar xf "$tmp/src.tar" -C "$m" 2>"$errs"; then
+		pass "scale: $label: tar extract of $NFILES files"
+	else
+		fail "scale: $label: tar extract: $(head -n 3 "$errs")"
+	fi
+	n=$(fdcount "$pid")
+	if [ "$n" -lt "$NOFILE" ] && [ "$n" -gt 0 ]; then
+		pass "scale: $label: daemon holds $n descriptors after the extract (limit $NOFILE)"
+	else
+		fail "scale: $label: daemon holds $n descriptors after the extract (limit $NOFILE)"
+	fi
+
+	# 2. ls -lR: every file listed with its size, no error
+	if ls -lR "$m" >"$tmp/ls-$label" 2>"$errs" && [ ! -s "$errs" ]; then
+		n=$(grep -c '^-' "$tmp/ls-$label")
+		if [ "$n" -eq $((NFILES + 1)) ]; then
+			pass "scale: $label: ls -lR lists $n files"
+		else
+			fail "scale: $label: ls -lR lists $n files, want $((NFILES + 1))"
+		fi
+	else
+		fail "scale: $label: ls -lR: $(head -n 3 "$errs")"
+	fi
+
+	# 3. read all with HELD files held open meanwhile
+	python3 - "$m" "$tmp/held-$label" "$HELD" <<'PY' &
+import hashlib, os, sys, time
+root, mark, held = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fs = [open(os.path.join(root, "top%d" % (i % 50 // 5), "sub%d" % (i % 5),
+                        "file%05d.dat" % i), "rb") for i in range(held)]
+open(mark, "w").write("open\n")
+while not os.path.exists(mark + ".done"):
+    time.sleep(0.05)
+out = []
+for f in fs:
+    out.append(hashlib.sha256(f.read()).hexdigest())
+    f.close()
+open(mark + ".sums", "w").write("\n".join(out) + "\n")
+PY
+	HOLDER=$!
+	for i in $(seq 1 100); do
+		[ -e "$tmp/held-$label" ] && break
+		sleep 0.1
+	done
+	sums "$m" >"$tmp/m.sum" 2>"$errs"
+	if cmp -s "$tmp/src.sum" "$tmp/m.sum" && [ ! -s "$errs" ]; then
+		pass "scale: $label: all $NFILES+1 files read back identical"
+	else
+		diff "$tmp/src.sum" "$tmp/m.sum" >"$tmp/diff-$label"
+		bad=$(diff "$tmp/src.sum" "$tmp/m.sum" | grep -c '^[<>]')
+		fail "scale: $label: read back: $bad differing lines; $(head -n 2 "$errs")"
+	fi
+	touch "$tmp/held-$label.done"
+	wait "$HOLDER"
+	HOLDER=
+	for i in $(seq 0 $((HELD - 1))); do
+		grep -F "./top$((i % 50 / 5))/sub$((i % 5))/$(printf 'file%05d.dat' "$i")" \
+			"$tmp/src.sum" | cut -d' ' -f1
+	done >"$tmp/held-$label.want"
+	if cmp -s "$tmp/held-$label.want" "$tmp/held-$label.sums"; then
+		pass "scale: $label: $HELD files held open during the walk read back"
+	else
+		fail "scale: $label: files held open during the walk"
+	fi
+
+	# 4. renames: a whole directory, and 20 files into a new directory
+	if mv "$m/top9" "$m/top9-renamed" 2>"$errs" &&
+		mkdir "$m/moved" 2>>"$errs" &&
+		(cd "$m/top8/sub1" && mv -- file00*.dat ../../moved/) 2>>"$errs"; then
+		sed -e 's#\./top9/#./top9-renamed/#' \
+			-e 's#\./top8/sub1/\(file00[0-9]*\.dat\)#./moved/\1#' \
+			"$tmp/src.sum" | sort -k2 >"$tmp/ren.want"
+		sums "$m" | sort -k2 >"$tmp/ren.got"
+		if cmp -s "$tmp/ren.want" "$tmp/ren.got"; then
+			pass "scale: $label: renames, contents follow"
+		else
+			fail "scale: $label: after renames: $(diff "$tmp/ren.want" "$tmp/ren.got" | head -n 3)"
+		fi
+	else
+		fail "scale: $label: rename: $(head -n 3 "$errs")"
+	fi
+
+	# 5. delete all
+	if rm -rf "${m:?}"/* 2>"$errs" && [ -z "$(ls -A "$m")" ]; then
+		pass "scale: $label: deleted all"
+	else
+		fail "scale: $label: rm -rf: $(head -n 3 "$errs")"
+	fi
+	n=$(find "$c" -mindepth 1 | grep -cv -e '/gocryptfs.conf$' -e '/gocryptfs.diriv$')
+	if [ "$n" -eq 0 ]; then
+		pass "scale: $label: cipherdir empty after the delete"
+	else
+		fail "scale: $label: $n entries left in the cipherdir"
+	fi
+
+	if grep -qiE 'too many open files|EMFILE|input/output error' \
+		"$tmp/daemon-$label.log"; then
+		fail "scale: $label: daemon log: $(head -n 3 "$tmp/daemon-$label.log")"
+	fi
+	fusermount3 -u "$m" || { sleep 1; fusermount3 -u "$m"; }
+	if wait "$pid"; then
+		pass "scale: $label: daemon exited 0 after unmount"
+	else
+		fail "scale: $label: daemon exit status $?"
+	fi
+}
+
+run_scale plain "$BUILD/vcryptfs"
+
+if [ "${SCALE_SAN:-1}" = 0 ]; then
+	echo "SKIP: scale: ASan/UBSan daemon (SCALE_SAN=0)"
+elif [ ! -x "$SANBUILD/vcryptfs" ]; then
+	fail "scale: $SANBUILD/vcryptfs not built (make san-build)"
+else
+	mkdir -p "$tmp/san"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/san/asan"
+	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/san/ubsan:print_stacktrace=1"
+	run_scale san "$SANBUILD/vcryptfs"
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+	if ls "$tmp/san"/* >/dev/null 2>&1; then
+		fail "scale: sanitizer reports from the daemon: $(head -c 1500 "$tmp"/san/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
+	else
+		pass "scale: no sanitizer report from the ASan/UBSan daemon"
+	fi
+fi
