@@ -12,7 +12,9 @@
  * 8-block AVX2 kernel, 8 SIMD steps and one one-block tail. HChaCha20 is
  * the dispatched one (SSE rows, or scalar without SSSE3). The
  * stitched seal (chacha20_poly_fn) is used only when dispatch_stitch(1)
- * asked for it.
+ * asked for it. Seals of at least one whole SIMD step go to the kernel's
+ * whole-seal body when it has one (chachapoly_body_fn: AVX2), which
+ * overlaps ChaCha20 and Poly1305 and computes block 0 on the side.
  * Depends on: dispatch.h, kernels.h, ct.h.
  * Constant time: yes (ct_compare; no secret-dependent branch).
  */
@@ -77,6 +79,11 @@ void chachapoly_seal_fast(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 	size_t fl = first_len(ch, len);
 	uint32_t next;
 
+	if (ch->body != NULL && len >= 64 * (size_t)ch->kernel->blocks) {
+		ch->body(c, m, len, ad, adlen, key, nonce, &mac);
+		mac_finish(&mac, tag, adlen, len);
+		return;
+	}
 	memset(buf, 0, 64);
 	if (fl > 0)
 		memcpy(buf + 64, m, fl);

@@ -16,6 +16,7 @@
 #include <tmmintrin.h>
 
 #define CS_VEC __m128i
+#define CS_PAIRED_QR 1
 #define CS_BLOCKS 4
 #define CS_ADD(a, b) _mm_add_epi32((a), (b))
 #define CS_XOR(a, b) _mm_xor_si128((a), (b))

@@ -40,8 +40,9 @@ struct dispatch_kernel {
 struct dispatch_choice {
 	const struct dispatch_kernel *kernel;
 	chacha20_xor_fn chacha20;
-	chacha20_poly_fn stitched;	/* NULL: ChaCha20, then Poly1305 */
-	hchacha20_fn hchacha20;		/* never NULL */
+	chacha20_poly_fn stitched; /* NULL: ChaCha20, then Poly1305 */
+	chachapoly_body_fn body;   /* seals of 8 blocks or more; NULL: none */
+	hchacha20_fn hchacha20;	   /* never NULL */
 	poly1305_blocks_fn poly_blocks; /* NULL: scalar poly1305-64 */
 	const char *poly1305;		/* name of the Poly1305 used */
 };

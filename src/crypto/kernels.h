@@ -48,7 +48,7 @@ hchacha20_fn hchacha20_ssse3_get(void);
  * Poly1305 bulk step: absorb nblocks full 16-byte blocks of m (each with
  * the 2^128 bit) into h, with h and r in the 44/44/42-bit limbs of
  * struct poly1305_fast (poly1305_64.h bounds in and out). The AVX2 one
- * (poly1305_avx2.c) runs 8 blocks per step once nblocks >= 16.
+ * (poly1305_avx2.c) runs 4 blocks per step once nblocks >= 8.
  */
 typedef void (*poly1305_blocks_fn)(uint64_t h[3], const uint64_t r[3],
 				   const uint8_t *m, size_t nblocks);
@@ -94,5 +94,23 @@ typedef uint32_t (*chacha20_poly_fn)(uint8_t *c, const uint8_t *m, size_t len,
 
 /* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
 chacha20_poly_fn chacha20_poly_avx2_get(void);
+
+/*
+ * The body of a ChaCha20-Poly1305 seal (RFC 8439 section 2.8) without the
+ * MAC's last padding and lengths: c = m ^ ChaCha20(key, nonce) from
+ * counter 1, mac initialised with the one-time key (block 0) and fed
+ * ad | pad16(ad) | c[0..len-1]. c may equal m (or be disjoint). The AVX2
+ * one (chacha20_avx2.c) computes block 0 in general-purpose registers
+ * during the first 8-block step and the radix-2^64 Poly1305 of each
+ * 512-byte step during the next one.
+ */
+typedef void (*chachapoly_body_fn)(uint8_t *c, const uint8_t *m, size_t len,
+				   const uint8_t *ad, size_t adlen,
+				   const uint8_t key[32],
+				   const uint8_t nonce[12],
+				   struct poly1305_fast *mac);
+
+/* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
+chachapoly_body_fn chachapoly_body_avx2_get(void);
 
 #endif
