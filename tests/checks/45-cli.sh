@@ -325,4 +325,91 @@ expect "-init -config FILE" 0 0 "$V" -init -scryptn 10 -passfile pf -config "$T/
 [ -f e3.conf ] && [ ! -e e3/gocryptfs.conf ] && [ -f e3/gocryptfs.diriv ] &&
 	pass "-config: config written outside CIPHERDIR" || fail "-config placement"
 expect "-info -config FILE" 0 0 "$V" -info -config "$T/e3.conf" e3
+
+# --- -init without a cipher flag (issue 8): AES-GCM when the CPU has AES-NI
+# and PCLMULQDQ, XChaCha20-Poly1305 otherwise, with a notice naming it. The
+# host CPU (/proc/cpuinfo says which case) and qemu-user as core2duo (its
+# CPUID has SSSE3 but no AES-NI: vcryptfs -version must agree) give both.
+# init_auto NAME KIND CMD...: KIND default (AES-GCM) or xchacha
+init_auto() {
+	local name=$1 kind=$2 d="auto-${1%% *}" want
+	shift 2
+	want="using AES-GCM-256"
+	[ "$kind" = xchacha ] && want="using XChaCha20-Poly1305"
+	mkdir "$d"
+	if ! "$@" -init -scryptn 10 -passfile pf "$d" >out.txt 2>&1; then
+		fail "-init auto ($name): $(tr '\n' '|' <out.txt)"
+	elif ! grep -q "^Notice: .*$want" out.txt; then
+		fail "-init auto ($name): no notice '$want': $(tr '\n' '|' <out.txt)"
+	elif ! "$V" -info "$d" 2>&1 | grep -qx "FeatureFlags:      ${FLAGS[$kind]}"; then
+		fail "-init auto ($name): flags $("$V" -info "$d" 2>&1 | grep Feature)"
+	else
+		pass "-init auto ($name): $want, flags ${FLAGS[$kind]}"
+	fi
+}
+if grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+	init_auto host default "$V"
+else
+	init_auto host xchacha "$V"
+fi
+# --- -speed on this CPU (issue 8; the core2duo case is in 40-qemu): every
+# row, gocryptfs's layout, one XChaCha20-Poly1305 kernel selected, AES-GCM
+# selected exactly when the CPU has AES-NI and PCLMULQDQ; VCRYPTFS_IMPL
+# masks show. Short rows (VCRYPTFS_SPEED_SECONDS); no time is asserted.
+# speed_check NAME IMPL BIN: IMPL is a VCRYPTFS_IMPL value or "" (auto)
+speed_check() {
+	local name=$1 impl=$2 bin=$3 row bad="" nsel want_gcm=0
+	grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo &&
+		want_gcm=1
+	VCRYPTFS_IMPL=$impl VCRYPTFS_SPEED_SECONDS=0.02 "$bin" -speed \
+		>speed.txt 2>speed.err
+	local rc=$?
+	[ "$rc" = 0 ] || bad="exit $rc"
+	[ -s speed.err ] && bad="$bad; stderr: $(head -c 200 speed.err)"
+	grep -q '^vcryptfs .*; OpenSSL ' speed.txt || bad="$bad; no version line"
+	grep -qE '^cpu: .*; (with|no) AES acceleration; features: .*; masked by VCRYPTFS_IMPL=' \
+		speed.txt || bad="$bad; no cpu line"
+	for row in AES-GCM-256-OpenSSL AES-SIV-512-OpenSSL \
+		XChaCha20-Poly1305-portable XChaCha20-Poly1305-ssse3 \
+		XChaCha20-Poly1305-avx2 XChaCha20-Poly1305-avx512 \
+		XChaCha20-Poly1305-OpenSSL; do
+		grep -qE "^$row *"$'\t'"( *[0-9]+\.[0-9]{2} MB/s|    N/A)" \
+			speed.txt || bad="$bad; row $row"
+	done
+	grep -qE '^XChaCha20-Poly1305-portable.*[0-9] MB/s' speed.txt ||
+		bad="$bad; portable row not measured"
+	nsel=$(grep -c '^XChaCha20-Poly1305-[a-z0-9]* .*(selected in auto mode)' speed.txt)
+	[ "$nsel" = 1 ] || bad="$bad; $nsel XChaCha20 kernels selected"
+	if grep -q '^AES-GCM-256-OpenSSL.*(selected in auto mode)' speed.txt; then
+		[ "$want_gcm" = 1 ] || bad="$bad; AES-GCM selected without AES-NI"
+	else
+		[ "$want_gcm" = 0 ] || bad="$bad; AES-GCM not selected"
+	fi
+	if [ "$impl" = ssse3 ] && grep -qw avx2 /proc/cpuinfo; then
+		grep -q '^XChaCha20-Poly1305-avx2 .*N/A.*(masked by VCRYPTFS_IMPL)' \
+			speed.txt || bad="$bad; avx2 row not shown as masked"
+		grep -q '^XChaCha20-Poly1305-ssse3 .*(selected in auto mode)' \
+			speed.txt || bad="$bad; ssse3 not selected"
+		grep -q 'masked by VCRYPTFS_IMPL=ssse3: .*avx2' speed.txt ||
+			bad="$bad; cpu line does not list avx2 as masked"
+	fi
+	if [ -z "$bad" ]; then
+		pass "-speed ($name): every row, $(grep -o '^XChaCha20-Poly1305-[a-z0-9]* .*(selected' speed.txt | cut -d' ' -f1) selected"
+	else
+		fail "-speed ($name):${bad#;} | $(tr '\n' '|' <speed.txt | head -c 400)"
+	fi
+}
+speed_check auto "" "$V"
+speed_check "VCRYPTFS_IMPL=ssse3" ssse3 "$V"
+[ -x "$VS" ] && speed_check "ASan+UBSan build" "" "$VS"
+if need_tool qemu-x86_64; then
+	feat=$(timeout 120 qemu-x86_64 -cpu core2duo "$V" -version 2>&1 |
+		sed -n 's/^cpu features: //p')
+	if [ -z "$feat" ] || [[ " $feat " == *" aes "* ]]; then
+		fail "qemu core2duo: -version features '$feat' (want no aes)"
+	else
+		init_auto "qemu core2duo, features: $feat" xchacha \
+			timeout 300 qemu-x86_64 -cpu core2duo "$V"
+	fi
+fi
 exit 0
