@@ -300,21 +300,59 @@ static CHACHA_INLINE void init_state(uint32_t x[16], const uint8_t key[32],
 /*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(w + (0 .. 15));
     requires sep: \separated(out + (0 .. 63), w + (0 .. 15));
     assigns out[0 .. 63];
-    ensures bytes: \forall integer j; 0 <= j < 16 ==>
-	out[4 * j] == BYTE0(w[j]) && out[4 * j + 1] == BYTE1(w[j]) &&
-	out[4 * j + 2] == BYTE2(w[j]) && out[4 * j + 3] == BYTE3(w[j]);
+    ensures b0: out[0] == BYTE0(w[0]) && out[1] == BYTE1(w[0]) &&
+      out[2] == BYTE2(w[0]) && out[3] == BYTE3(w[0]);
+    ensures b1: out[4] == BYTE0(w[1]) && out[5] == BYTE1(w[1]) &&
+      out[6] == BYTE2(w[1]) && out[7] == BYTE3(w[1]);
+    ensures b2: out[8] == BYTE0(w[2]) && out[9] == BYTE1(w[2]) &&
+      out[10] == BYTE2(w[2]) && out[11] == BYTE3(w[2]);
+    ensures b3: out[12] == BYTE0(w[3]) && out[13] == BYTE1(w[3]) &&
+      out[14] == BYTE2(w[3]) && out[15] == BYTE3(w[3]);
+    ensures b4: out[16] == BYTE0(w[4]) && out[17] == BYTE1(w[4]) &&
+      out[18] == BYTE2(w[4]) && out[19] == BYTE3(w[4]);
+    ensures b5: out[20] == BYTE0(w[5]) && out[21] == BYTE1(w[5]) &&
+      out[22] == BYTE2(w[5]) && out[23] == BYTE3(w[5]);
+    ensures b6: out[24] == BYTE0(w[6]) && out[25] == BYTE1(w[6]) &&
+      out[26] == BYTE2(w[6]) && out[27] == BYTE3(w[6]);
+    ensures b7: out[28] == BYTE0(w[7]) && out[29] == BYTE1(w[7]) &&
+      out[30] == BYTE2(w[7]) && out[31] == BYTE3(w[7]);
+    ensures b8: out[32] == BYTE0(w[8]) && out[33] == BYTE1(w[8]) &&
+      out[34] == BYTE2(w[8]) && out[35] == BYTE3(w[8]);
+    ensures b9: out[36] == BYTE0(w[9]) && out[37] == BYTE1(w[9]) &&
+      out[38] == BYTE2(w[9]) && out[39] == BYTE3(w[9]);
+    ensures b10: out[40] == BYTE0(w[10]) && out[41] == BYTE1(w[10]) &&
+      out[42] == BYTE2(w[10]) && out[43] == BYTE3(w[10]);
+    ensures b11: out[44] == BYTE0(w[11]) && out[45] == BYTE1(w[11]) &&
+      out[46] == BYTE2(w[11]) && out[47] == BYTE3(w[11]);
+    ensures b12: out[48] == BYTE0(w[12]) && out[49] == BYTE1(w[12]) &&
+      out[50] == BYTE2(w[12]) && out[51] == BYTE3(w[12]);
+    ensures b13: out[52] == BYTE0(w[13]) && out[53] == BYTE1(w[13]) &&
+      out[54] == BYTE2(w[13]) && out[55] == BYTE3(w[13]);
+    ensures b14: out[56] == BYTE0(w[14]) && out[57] == BYTE1(w[14]) &&
+      out[58] == BYTE2(w[14]) && out[59] == BYTE3(w[14]);
+    ensures b15: out[60] == BYTE0(w[15]) && out[61] == BYTE1(w[15]) &&
+      out[62] == BYTE2(w[15]) && out[63] == BYTE3(w[15]);
  */
 static CHACHA_INLINE void store_words(uint8_t out[64], const uint32_t w[16])
 {
-	/*@ loop invariant 0 <= i <= 16;
-	    loop invariant \forall integer j; 0 <= j < i ==>
-		out[4 * j] == BYTE0(w[j]) && out[4 * j + 1] == BYTE1(w[j]) &&
-		out[4 * j + 2] == BYTE2(w[j]) && out[4 * j + 3] == BYTE3(w[j]);
-	    loop assigns i, out[0 .. 63];
-	    loop variant 16 - i;
-	 */
-	for (int i = 0; i < 16; i++)
-		store32_le(out + 4 * i, w[i]);
+	/* written out: each word's postcondition is one store (no quantifier
+	 * to instantiate at a multiple of 4) */
+	store32_le(out + 0, w[0]);
+	store32_le(out + 4, w[1]);
+	store32_le(out + 8, w[2]);
+	store32_le(out + 12, w[3]);
+	store32_le(out + 16, w[4]);
+	store32_le(out + 20, w[5]);
+	store32_le(out + 24, w[6]);
+	store32_le(out + 28, w[7]);
+	store32_le(out + 32, w[8]);
+	store32_le(out + 36, w[9]);
+	store32_le(out + 40, w[10]);
+	store32_le(out + 44, w[11]);
+	store32_le(out + 48, w[12]);
+	store32_le(out + 52, w[13]);
+	store32_le(out + 56, w[14]);
+	store32_le(out + 60, w[15]);
 }
 
 /* ct_wipe of a word array, as WP sees it: ct_wipe's contract is on bytes
@@ -348,6 +386,95 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
 	init_state(in, key, counter, nonce);
 	init_state(x, key, counter, nonce);
 	rounds20(x);
+	/* the 20 rounds over the key and nonce words, then word by word:
+	 * every later goal is a syntactic match for Qed */
+	/*@ assert rounds: \forall integer j; 0 <= j < 16 ==>
+	      x[j] == ROUNDS(10, j,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2));
+	 */
+	/*@ assert r0: x[0] == ROUNDS(10, 0,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r1: x[1] == ROUNDS(10, 1,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r2: x[2] == ROUNDS(10, 2,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r3: x[3] == ROUNDS(10, 3,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r4: x[4] == ROUNDS(10, 4,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r5: x[5] == ROUNDS(10, 5,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r6: x[6] == ROUNDS(10, 6,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r7: x[7] == ROUNDS(10, 7,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r8: x[8] == ROUNDS(10, 8,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r9: x[9] == ROUNDS(10, 9,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r10: x[10] == ROUNDS(10, 10,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r11: x[11] == ROUNDS(10, 11,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r12: x[12] == ROUNDS(10, 12,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r13: x[13] == ROUNDS(10, 13,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r14: x[14] == ROUNDS(10, 14,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
+	/*@ assert r15: x[15] == ROUNDS(10, 15,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)); */
 	/* written out: each word's goal is one update of a local array */
 	x[0] += in[0];
 	x[1] += in[1];
@@ -365,6 +492,102 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
 	x[13] += in[13];
 	x[14] += in[14];
 	x[15] += in[15];
+	/*@ assert w0: x[0] == ADD(ROUNDS(10, 0,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      0x61707865); */
+	/*@ assert w1: x[1] == ADD(ROUNDS(10, 1,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      0x3320646e); */
+	/*@ assert w2: x[2] == ADD(ROUNDS(10, 2,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      0x79622d32); */
+	/*@ assert w3: x[3] == ADD(ROUNDS(10, 3,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      0x6b206574); */
+	/*@ assert w4: x[4] == ADD(ROUNDS(10, 4,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[0], key[1], key[2], key[3])); */
+	/*@ assert w5: x[5] == ADD(ROUNDS(10, 5,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[4], key[5], key[6], key[7])); */
+	/*@ assert w6: x[6] == ADD(ROUNDS(10, 6,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[8], key[9], key[10], key[11])); */
+	/*@ assert w7: x[7] == ADD(ROUNDS(10, 7,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[12], key[13], key[14], key[15])); */
+	/*@ assert w8: x[8] == ADD(ROUNDS(10, 8,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[16], key[17], key[18], key[19])); */
+	/*@ assert w9: x[9] == ADD(ROUNDS(10, 9,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[20], key[21], key[22], key[23])); */
+	/*@ assert w10: x[10] == ADD(ROUNDS(10, 10,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[24], key[25], key[26], key[27])); */
+	/*@ assert w11: x[11] == ADD(ROUNDS(10, 11,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(key[28], key[29], key[30], key[31])); */
+	/*@ assert w12: x[12] == ADD(ROUNDS(10, 12,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      in[12]); */
+	/*@ assert w13: x[13] == ADD(ROUNDS(10, 13,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(nonce[0], nonce[1], nonce[2], nonce[3])); */
+	/*@ assert w14: x[14] == ADD(ROUNDS(10, 14,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(nonce[4], nonce[5], nonce[6], nonce[7])); */
+	/*@ assert w15: x[15] == ADD(ROUNDS(10, 15,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), counter,
+	        KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)),
+	      LE32(nonce[8], nonce[9], nonce[10], nonce[11])); */
 	store_words(out, x);
 	wipe_words(x);
 	wipe_words(in);
@@ -424,36 +647,72 @@ uint32_t chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 	return counter;
 }
 
+/* x = the HChaCha20 state after the 20 rounds (no final addition) */
+/*@ requires valid_x: \valid(x + (0 .. 15));
+    requires valid_key: \valid_read(key + (0 .. 31));
+    requires valid_nonce: \valid_read(nonce + (0 .. 15));
+    requires sep_key: \separated(x + (0 .. 15), key + (0 .. 31));
+    requires sep_nonce: \separated(x + (0 .. 15), nonce + (0 .. 15));
+    assigns x[0 .. 15];
+    ensures hwords: \forall integer j; 0 <= j < 4 || 12 <= j < 16 ==>
+      x[j] == HCHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+                      KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
+                      KW(nonce, 0), KW(nonce, 1), KW(nonce, 2),
+                      KW(nonce, 3));
+ */
+static CHACHA_INLINE void hchacha_words(uint32_t x[16], const uint8_t key[32],
+					const uint8_t nonce[16])
+{
+	init_state(x, key, load32_le(nonce), nonce + 4);
+	rounds20(x);
+	/*@ assert rounds: \forall integer j; 0 <= j < 16 ==>
+	      x[j] == ROUNDS(10, j,
+	        0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+	        KW(key, 0), KW(key, 1), KW(key, 2), KW(key, 3),
+	        KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7), KW(nonce, 0),
+	        KW(nonce, 1), KW(nonce, 2), KW(nonce, 3));
+	 */
+}
+
 /* see chacha20.h */
 void hchacha20(uint8_t out[32], const uint8_t key[32], const uint8_t nonce[16])
 {
 	uint32_t x[16];
 
-	init_state(x, key, load32_le(nonce), nonce + 4);
-	rounds20(x);
-	/*@ loop invariant 0 <= i <= 4;
-	    loop invariant \forall integer j; 0 <= j < i ==>
-		out[4 * j] == BYTE0(x[j]) && out[4 * j + 1] == BYTE1(x[j]) &&
-		out[4 * j + 2] == BYTE2(x[j]) && out[4 * j + 3] == BYTE3(x[j]);
-	    loop assigns i, out[0 .. 15];
-	    loop variant 4 - i;
-	 */
-	for (int i = 0; i < 4; i++)
-		store32_le(out + 4 * i, x[i]);
-	/*@ loop invariant 0 <= i <= 4;
-	    loop invariant keep: \forall integer j; 0 <= j < 4 ==>
-		out[4 * j] == BYTE0(x[j]) && out[4 * j + 1] == BYTE1(x[j]) &&
-		out[4 * j + 2] == BYTE2(x[j]) && out[4 * j + 3] == BYTE3(x[j]);
-	    loop invariant hi: \forall integer j; 0 <= j < i ==>
-		out[16 + 4 * j] == BYTE0(x[12 + j]) &&
-		out[16 + 4 * j + 1] == BYTE1(x[12 + j]) &&
-		out[16 + 4 * j + 2] == BYTE2(x[12 + j]) &&
-		out[16 + 4 * j + 3] == BYTE3(x[12 + j]);
-	    loop assigns i, out[16 .. 31];
-	    loop variant 4 - i;
-	 */
-	for (int i = 0; i < 4; i++)
-		store32_le(out + 16 + 4 * i, x[12 + i]);
+	hchacha_words(x, key, nonce);
+	/* written out: each store's goal is one step (out may equal key) */
+	store32_le(out, x[0]);
+	store32_le(out + 4, x[1]);
+	store32_le(out + 8, x[2]);
+	store32_le(out + 12, x[3]);
+	store32_le(out + 16, x[12]);
+	store32_le(out + 20, x[13]);
+	store32_le(out + 24, x[14]);
+	store32_le(out + 28, x[15]);
+	/*@ assert o0: out[0] == BYTE0(x[0]) && out[1] == BYTE1(x[0]) &&
+	      out[2] == BYTE2(x[0]) && out[3] == BYTE3(x[0]); */
+	/*@ assert o1: out[4] == BYTE0(x[1]) && out[5] == BYTE1(x[1]) &&
+	      out[6] == BYTE2(x[1]) && out[7] == BYTE3(x[1]); */
+	/*@ assert o2: out[8] == BYTE0(x[2]) && out[9] == BYTE1(x[2]) &&
+	      out[10] == BYTE2(x[2]) && out[11] == BYTE3(x[2]); */
+	/*@ assert o3: out[12] == BYTE0(x[3]) && out[13] == BYTE1(x[3]) &&
+	      out[14] == BYTE2(x[3]) && out[15] == BYTE3(x[3]); */
+	/*@ assert o4: out[16] == BYTE0(x[12]) && out[17] == BYTE1(x[12]) &&
+	      out[18] == BYTE2(x[12]) && out[19] == BYTE3(x[12]); */
+	/*@ assert o5: out[20] == BYTE0(x[13]) && out[21] == BYTE1(x[13]) &&
+	      out[22] == BYTE2(x[13]) && out[23] == BYTE3(x[13]); */
+	/*@ assert o6: out[24] == BYTE0(x[14]) && out[25] == BYTE1(x[14]) &&
+	      out[26] == BYTE2(x[14]) && out[27] == BYTE3(x[14]); */
+	/*@ assert o7: out[28] == BYTE0(x[15]) && out[29] == BYTE1(x[15]) &&
+	      out[30] == BYTE2(x[15]) && out[31] == BYTE3(x[15]); */
+	/*@ assert h0: x[0] == \at(HC(0, key, nonce), Pre); */
+	/*@ assert h1: x[1] == \at(HC(1, key, nonce), Pre); */
+	/*@ assert h2: x[2] == \at(HC(2, key, nonce), Pre); */
+	/*@ assert h3: x[3] == \at(HC(3, key, nonce), Pre); */
+	/*@ assert h4: x[12] == \at(HC(4, key, nonce), Pre); */
+	/*@ assert h5: x[13] == \at(HC(5, key, nonce), Pre); */
+	/*@ assert h6: x[14] == \at(HC(6, key, nonce), Pre); */
+	/*@ assert h7: x[15] == \at(HC(7, key, nonce), Pre); */
 	wipe_words(x);
 }
 

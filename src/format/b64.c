@@ -9,6 +9,7 @@
 #include <errno.h>
 
 /* Character for a 6-bit value. */
+/*@ assigns \nothing; */
 static char b64_chr(uint32_t v, unsigned flags)
 {
 	if (v < 26)
@@ -23,6 +24,10 @@ static char b64_chr(uint32_t v, unsigned flags)
 }
 
 /* 6-bit value of a character, or -1 if it is not in the alphabet. */
+/*@ assigns \nothing;
+    ensures range: -1 <= \result <= 63;
+    ensures valid: \result >= 0 <==> B64_ALPHA(c, flags);
+ */
 static int b64_val(char c, unsigned flags)
 {
 	if (c >= 'A' && c <= 'Z')
@@ -64,6 +69,11 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags)
 	}
 	full = (int)(n / 3);
 	rem = (int)(n % 3);
+	/*@ loop invariant 0 <= i <= full;
+	    loop invariant o == 4 * i;
+	    loop assigns i, o, out[0 .. 4 * full - 1];
+	    loop variant full - i;
+	 */
 	for (int i = 0; i < full; i++) {
 		uint32_t v = ((uint32_t)in[3 * i] << 16) |
 			     ((uint32_t)in[3 * i + 1] << 8) | in[3 * i + 2];
@@ -128,6 +138,12 @@ int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 		return -ERANGE;
 
 	/* pass 1: validate every character and the canonical tail */
+	/*@ loop invariant 0 <= i <= body;
+	    loop invariant \forall integer k; 0 <= k < i ==>
+	      B64_ALPHA(in[k], flags);
+	    loop assigns i;
+	    loop variant body - i;
+	 */
 	for (int i = 0; i < body; i++)
 		if (b64_val(in[i], flags) < 0)
 			return -EINVAL;
@@ -137,6 +153,11 @@ int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 		return -EINVAL;
 
 	/* pass 2: decode; every b64_val below is in 0..63 */
+	/*@ loop invariant 0 <= i <= full;
+	    loop invariant o == 3 * i;
+	    loop assigns i, o, out[0 .. 3 * full - 1];
+	    loop variant full - i;
+	 */
 	for (int i = 0; i < full; i++) {
 		uint32_t v = ((uint32_t)b64_val(in[4 * i], flags) << 18) |
 			     ((uint32_t)b64_val(in[4 * i + 1], flags) << 12) |

@@ -8,13 +8,19 @@
  * Depends on: nothing (pure C, no libc calls, no OpenSSL); used by names.c
  * and config.c. Written for Frama-C WP: branching character map, fixed
  * loops, no pointer casts. Not constant time (names are not secret here).
- * Contracts: this header (ACSL to be added by the proofs work).
+ * Contracts: this header (spec/b64.acsl), proved by Frama-C WP (proofs/,
+ * component b64).
  */
 #ifndef VCRYPTFS_B64_H
 #define VCRYPTFS_B64_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __FRAMAC__
+#include <errno.h>
+#include "../../spec/b64.acsl"
+#endif
 
 /* flags for b64_* */
 #define B64_PAD 1U /* '=' padding to a multiple of 4 characters */
@@ -34,6 +40,10 @@
  * Number of characters b64_encode writes for n input bytes (without the
  * terminating NUL). Precondition: n <= B64_MAX_BIN.
  */
+/*@ requires max: n <= B64_MAX_BIN;
+    assigns \nothing;
+    ensures len: \result == ENC_LEN(n, flags);
+ */
 size_t b64_enc_len(size_t n, unsigned flags);
 
 /*
@@ -41,6 +51,13 @@ size_t b64_enc_len(size_t n, unsigned flags);
  * a NUL, so out must hold b64_enc_len(n, flags) + 1 bytes. in may be NULL
  * when n is 0. No overlap between in and out. Precondition n <=
  * B64_MAX_BIN (a larger n is a caller bug: out becomes "").
+ */
+/*@ requires max: n <= B64_MAX_BIN;
+    requires valid_out: \valid(out + (0 .. ENC_LEN(n, flags)));
+    requires valid_in: \valid_read(in + (0 .. n - 1));
+    requires sep: \separated(out + (0 .. ENC_LEN(n, flags)), in + (0 .. n - 1));
+    assigns out[0 .. ENC_LEN(n, flags)];
+    ensures nul: out[ENC_LEN(n, flags)] == 0;
  */
 void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
 
@@ -52,6 +69,18 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
  * and returns 0. Errors: -EINVAL (not canonical base64), -ERANGE (more than
  * cap bytes); then out and *outlen are untouched. len 0 decodes to 0 bytes;
  * len above B64_MAX_TXT is -EINVAL.
+ */
+/*@ requires valid_out: \valid(out + (0 .. cap - 1));
+    requires valid_outlen: \valid(outlen);
+    requires valid_in: \valid_read(in + (0 .. len - 1));
+    requires sep: \separated(out + (0 .. cap - 1), outlen) &&
+                  \separated(out + (0 .. cap - 1), in + (0 .. len - 1)) &&
+                  \separated(outlen, in + (0 .. len - 1));
+    assigns out[0 .. cap - 1], *outlen;
+    ensures result: \result == 0 || \result == -EINVAL ||
+                    \result == -ERANGE;
+    ensures outlen: \result == 0 ==> *outlen <= cap;
+    ensures untouched: \result != 0 ==> *outlen == \old(*outlen);
  */
 int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 	       size_t len, unsigned flags);
