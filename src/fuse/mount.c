@@ -198,6 +198,15 @@ static void detach_stdio(const struct mount_opts *o)
 	close(fd);
 }
 
+static void ignore_sigxfsz(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGXFSZ, &sa, NULL);
+}
+
 static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
@@ -248,6 +257,9 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
 	}
+	/* A write past RLIMIT_FSIZE must fail with EFBIG, never kill the
+	 * daemon: rw.c checks the limit first, this is the backstop. */
+	ignore_sigxfsz();
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
