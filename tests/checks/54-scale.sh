@@ -27,12 +27,8 @@ tmp=$(mktemp -d /tmp/vcryptfs-54.XXXXXX)
 MOUNTS=()
 HOLDER=
 cleanup() {
-	local m
 	[ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	[ -n "${SCALE_KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -150,8 +146,14 @@ PY
 		pass "scale: $label: all $NFILES+1 files read back identical"
 	else
 		diff "$tmp/src.sum" "$tmp/m.sum" >"$tmp/diff-$label"
-		bad=$(diff "$tmp/src.sum" "$tmp/m.sum" | grep -c '^[<>]')
+		bad=$(grep -c '^[<>]' "$tmp/diff-$label")
 		fail "scale: $label: read back: $bad differing lines; $(head -n 2 "$errs")"
+		# for the report: which lines, and whether a second walk agrees
+		grep '^[<>]' "$tmp/diff-$label" | head -n 4 | sed 's/^/#   /'
+		sums "$m" >"$tmp/m2.sum" 2>&1
+		if cmp -s "$tmp/src.sum" "$tmp/m2.sum"; then
+			echo "#   (a second walk read everything back identical)"
+		fi
 	fi
 	touch "$tmp/held-$label.done"
 	wait "$HOLDER"
@@ -215,9 +217,7 @@ if [ "${SCALE_SAN:-1}" = 0 ]; then
 elif [ ! -x "$SANBUILD/vcryptfs" ]; then
 	fail "scale: $SANBUILD/vcryptfs not built (make san-build)"
 else
-	mkdir -p "$tmp/san"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/san/asan"
-	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/san/ubsan:print_stacktrace=1"
+	san_log_to "$tmp/san"
 	run_scale san "$SANBUILD/vcryptfs"
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	if ls "$tmp/san"/* >/dev/null 2>&1; then

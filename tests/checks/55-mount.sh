@@ -22,11 +22,7 @@ EX=${VCRYPTFS_SHARED:-${VCRYPTFS_ROOT:-$PWD}/../shared}/examples
 tmp=$(mktemp -d /tmp/vcryptfs-55.XXXXXX)
 MOUNTS=()
 cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	mountpoint -q "$tmp/small" 2>/dev/null && umount "$tmp/small"
 	rm -rf "$tmp"
 }
@@ -37,9 +33,7 @@ trap 'exit 1' INT TERM
 SANITIZED=0
 if nm "$VCM" 2>/dev/null | grep -q __asan_init; then
 	SANITIZED=1
-	mkdir -p "$tmp/san"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/san/asan"
-	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/san/ubsan:print_stacktrace=1"
+	san_log_to "$tmp/san"
 fi
 
 KEY_GCM=de59192123be4ef380b8e19e3e77ecb09349fa48ebe28b53e098c84a02065604

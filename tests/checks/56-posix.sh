@@ -32,11 +32,7 @@ tmp=$(mktemp -d /tmp/vcryptfs-56.XXXXXX)
 chmod 755 "$tmp" # nobody must reach the plain reference too
 MOUNTS=()
 cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -44,9 +40,7 @@ trap 'exit 1' INT TERM
 printf 'posix-test-password\n' >"$tmp/pf"
 # Sanitized daemons (sections 3 to 5) and the sanitized suite log to files
 # (a background daemon's stderr is /dev/null); any report fails the group.
-mkdir -p "$tmp/san"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/san/asan"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/san/ubsan:print_stacktrace=1"
+san_log_to "$tmp/san"
 SD=$VC
 if [ -x "$SANVC" ]; then
 	SD=$SANVC

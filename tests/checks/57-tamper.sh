@@ -35,11 +35,7 @@ EX=${VCRYPTFS_SHARED:-${VCRYPTFS_ROOT:-$PWD}/../shared}/examples
 tmp=$(mktemp -d /tmp/vcryptfs-57.XXXXXX)
 MOUNTS=()
 cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

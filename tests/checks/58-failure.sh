@@ -40,12 +40,9 @@ tmp=$(mktemp -d /tmp/vcryptfs-58.XXXXXX)
 MOUNTS=()
 WPIDS=()
 cleanup() {
-	local m p
+	local p
 	for p in "${WPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	mountpoint -q "$tmp/small" 2>/dev/null && umount "$tmp/small"
 	rm -rf "$tmp"
 }
@@ -288,9 +285,7 @@ if [ "${FAILURE_SAN:-1}" = 0 ]; then
 elif [ ! -x "$SANBUILD/vcryptfs" ]; then
 	fail "failure: $SANBUILD/vcryptfs not built (make san-build)"
 else
-	mkdir -p "$tmp/san"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/san/asan"
-	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/san/ubsan:print_stacktrace=1"
+	san_log_to "$tmp/san"
 	t1=$SECONDS
 	run_all san "$SANBUILD/vcryptfs"
 	echo "# failure: ASan/UBSan daemon: $((SECONDS - t1)) s"

@@ -37,14 +37,11 @@ MOUNTS=()
 PIDS=()
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
-	local m p
+	local p
 	for p in "${PIDS[@]}"; do
 		kill "$p" 2>/dev/null
 	done
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" 2>/dev/null &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
-	done
+	unmount_all "${MOUNTS[@]}"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -27,3 +27,21 @@ run_bin() {
 	local rc=$?
 	[ "$rc" -eq 0 ] || fail "$bin exited $rc"
 }
+# unmount_all MOUNTPOINT...: unmount each one that is still mounted, lazily
+# when it is busy (for EXIT traps: every exit path unmounts).
+unmount_all() {
+	local m
+	for m in "$@"; do
+		mountpoint -q "$m" 2>/dev/null &&
+			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m"; }
+	done
+	return 0
+}
+# san_log_to DIR: ASan/UBSan reports of the processes started from now on
+# go to files in DIR (a background daemon's stderr is /dev/null); a group
+# fails when any file appears there.
+san_log_to() {
+	mkdir -p "$1"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$1/asan"
+	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$1/ubsan:print_stacktrace=1"
+}
