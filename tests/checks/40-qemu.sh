@@ -98,9 +98,7 @@ fi
 if [ -x "$vc" ]; then
 	VCRYPTFS_SPEED_SECONDS=0.02 qemu_run core2duo "$tmp/sp" "$vc" -speed
 	rc=$?
-	if [ "$rc" -ne 0 ] && grep -qi usage "$tmp/sp" "$tmp/sp.err"; then
-		echo "SKIP: qemu core2duo: vcryptfs -speed (main.c does not dispatch -speed yet)"
-	elif [ "$rc" -ne 0 ]; then
+	if [ "$rc" -ne 0 ]; then
 		fail "qemu core2duo: vcryptfs -speed exit $rc"
 	elif grep -q '^XChaCha20-Poly1305-avx2 .*N/A.*not available on this CPU' "$tmp/sp" &&
 		grep -q '^XChaCha20-Poly1305-ssse3 .*(selected in auto mode)' "$tmp/sp" &&

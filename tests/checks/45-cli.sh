@@ -275,7 +275,7 @@ fi
 # --- unlock and mount: a vcryptfs -init dir, written through vcryptfs,
 # passes gocryptfs -fsck (the mount itself is src/fuse's; this is the
 # key path end to end)
-if [ -e /dev/fuse ] && need_tool fusermount3; then
+if need_fuse "cli: unlock and mount" && need_tool fusermount3; then
 	mkdir mnt2
 	if "$V" -q -passfile pf v-xchacha mnt2 >out.txt 2>&1; then
 		printf 'hello\n' >mnt2/a.txt && mkdir mnt2/d &&

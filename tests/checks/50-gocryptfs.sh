@@ -15,10 +15,7 @@ need_tool gocryptfs || exit 0
 need_tool fusermount3 || exit 0
 need_tool setfattr || exit 0
 need_tool xxd || exit 0
-if [ ! -e /dev/fuse ]; then
-	echo "SKIP: gocryptfs round trip (no /dev/fuse)"
-	exit 0
-fi
+need_fuse "gocryptfs round trip" || exit 0
 DEC=$BUILD/tests/test_examples
 VC=$BUILD/vcryptfs
 if [ ! -x "$DEC" ]; then
@@ -114,7 +111,7 @@ if [ -x "$VC" ] && mkdir "$tmp/probe" &&
 		>/dev/null 2>&1; then
 	vc_init_ok=1
 fi
-[ "$vc_init_ok" = 1 ] || echo "SKIP: vcryptfs -init direction ($VC -init does not work yet)"
+[ "$vc_init_ok" = 1 ] || fail "gocryptfs: $VC -init failed, the vcryptfs -init direction cannot run"
 
 i=0
 for opts in "" "-xchacha" "-aessiv" "-plaintextnames" \

@@ -19,7 +19,7 @@
 for t in fusermount3 prlimit tar sha256sum python3 mountpoint; do
 	need_tool "$t" || exit 0
 done
-[ -e /dev/fuse ] || { echo "SKIP: scale (no /dev/fuse)"; exit 0; }
+need_fuse scale || exit 0
 NOFILE=${SCALE_NOFILE:-512}
 NFILES=${SCALE_FILES:-5000}
 HELD=${SCALE_HELD:-100}

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
 need_tool python3 || exit 0
-[ -e /dev/fuse ] || { echo "SKIP: mount (no /dev/fuse)"; exit 0; }
+need_fuse mount || exit 0
 VCM=${VCMOUNT:-$BUILD/tools/vcmount}
 if [ ! -x "$VCM" ]; then
 	fail "mount: $VCM not built (make tests-build)"
@@ -630,7 +630,7 @@ if [ -x "$VC" ] && "$VC" -init -scryptn 10 -passfile "$tmp/pf" "$tmp/cli-probe" 
 		fail "mount: background mount failed"
 	fi
 else
-	echo "SKIP: mount: $VC -init not available (command line not built)"
+	fail "mount: $VC -init failed, the command-line mount tests cannot run"
 fi
 if [ "$SANITIZED" = 1 ]; then
 	if ls "$tmp/san"/* >/dev/null 2>&1; then

@@ -18,7 +18,7 @@
 # Every mount is unmounted by the EXIT trap.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
-[ -e /dev/fuse ] || { echo "SKIP: posix (no /dev/fuse)"; exit 0; }
+need_fuse posix || exit 0
 VC=$BUILD/vcryptfs
 SANVC=$SANBUILD/vcryptfs
 FSP=$BUILD/tests/fsposix

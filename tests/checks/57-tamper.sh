@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
 need_tool python3 || exit 0
-[ -e /dev/fuse ] || { echo "SKIP: tamper (no /dev/fuse)"; exit 0; }
+need_fuse tamper || exit 0
 VC=${VCRYPTFS:-$BUILD/vcryptfs}
 SANVC=$SANBUILD/vcryptfs
 if [ ! -x "$VC" ]; then

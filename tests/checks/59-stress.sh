@@ -15,10 +15,7 @@
 # Every mount is unmounted by the EXIT trap.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
-[ -e /dev/fuse ] || {
-	echo "SKIP: stress (no /dev/fuse)"
-	exit 0
-}
+need_fuse stress || exit 0
 VC=$BUILD/vcryptfs
 SVC=$SANBUILD/vcryptfs
 FSXV=$BUILD/tools/fsxv

@@ -15,6 +15,17 @@ need_tool() {
 	fi
 	return 1
 }
+# need_fuse GROUP: /dev/fuse must exist (it does here and in CI); in CI its
+# absence is a failure, locally a loud SKIP. Returns 1 when it is missing.
+need_fuse() {
+	[ -e /dev/fuse ] && return 0
+	if [ "${CI:-}" = true ]; then
+		fail "$1: /dev/fuse is missing"
+	else
+		echo "SKIP: $1 (no /dev/fuse)"
+	fi
+	return 1
+}
 # run_bin BIN [ARGS]: run a test binary that prints PASS:/FAIL:/SKIP: lines.
 run_bin() {
 	local bin=$1
