@@ -15,7 +15,9 @@
  * buffer untouched when it rejects. A third mode feeds fuzzer bytes as
  * ciphertext and tag: both opens must then agree. In-place seal and open
  * are checked as well. All of it runs for the portable AEAD and then for
- * the fast AEAD (aead_fast.h) under every kernel this CPU can run.
+ * the fast AEAD (aead_fast.h) under every kernel this CPU can run (on
+ * AVX2, seals from 512 bytes take the stitched body and opens of 512 to
+ * 4096 bytes the stitched open body: dispatch.h body, open_body).
  * Test code: not constant time, not proved.
  */
 #include <openssl/evp.h>

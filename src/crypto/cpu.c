@@ -2,7 +2,7 @@
 /*
  * CPUID + XGETBV probe. See cpu.h.
  * Spec: Intel SDM vol. 2A (CPUID leaf 1 ECX bits 1, 9, 25, 27, 28; leaf 7
- * subleaf 0 EBX bits 5, 16, 30, 31) and vol. 1 section 13.3 (XCR0 bit 1
+ * subleaf 0 EBX bits 5, 8, 16, 30, 31) and vol. 1 section 13.3 (XCR0 bit 1
  * SSE, 2 YMM, 5 opmask, 6 ZMM_Hi256, 7 Hi16_ZMM).
  * Depends on: libc; CPUID and XGETBV by inline asm. Built without ISA flags: it must run on any
  * x86-64 CPU. Not constant time (no secrets). Not proved.
@@ -77,6 +77,8 @@ static unsigned probe(void)
 		b = r[1];
 		if (b & (1U << 5))
 			f |= CPU_AVX2;
+		if (b & (1U << 8))
+			f |= CPU_BMI2;
 		if (zmm_ok && (b & (1U << 16))) {
 			f |= CPU_AVX512F;
 			if (b & (1U << 31))
@@ -136,6 +138,7 @@ static const struct {
 	{ CPU_AVX2, "avx2" },	      { CPU_AVX512F, "avx512f" },
 	{ CPU_AVX512VL, "avx512vl" }, { CPU_AVX512BW, "avx512bw" },
 	{ CPU_AESNI, "aes" },	      { CPU_PCLMUL, "pclmulqdq" },
+	{ CPU_BMI2, "bmi2" },
 };
 
 /* see cpu.h */

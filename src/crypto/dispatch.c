@@ -78,6 +78,14 @@ static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
 	return k->level == DISPATCH_AVX2 ? chachapoly_body_avx2_get() : NULL;
 }
 
+/* the stitched open (ChaCha20 and Poly1305 of the ciphertext overlapped,
+ * released after the tag check) goes with it too */
+static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
+{
+	return k->level == DISPATCH_AVX2 ? chachapoly_open_body_avx2_get()
+					 : NULL;
+}
+
 static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 {
 	choice.kernel = k;
@@ -86,6 +94,7 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	 * Poly1305 here (bench/bench_crypto.sh): off unless asked for */
 	choice.stitched = NULL;
 	choice.body = body_for(k);
+	choice.open_body = open_body_for(k);
 	choice.hchacha20 =
 		k->level >= DISPATCH_SSSE3 ? hchacha20_ssse3_get() : NULL;
 	if (choice.hchacha20 == NULL)

@@ -42,7 +42,9 @@ struct dispatch_choice {
 	chacha20_xor_fn chacha20;
 	chacha20_poly_fn stitched; /* NULL: ChaCha20, then Poly1305 */
 	chachapoly_body_fn body;   /* seals of 8 blocks or more; NULL: none */
-	hchacha20_fn hchacha20;	   /* never NULL */
+	chachapoly_body_fn open_body;	/* opens of 8 blocks or more (into a
+				       * private buffer); NULL: none */
+	hchacha20_fn hchacha20;		/* never NULL */
 	poly1305_blocks_fn poly_blocks; /* NULL: scalar poly1305-64 */
 	const char *poly1305;		/* name of the Poly1305 used */
 };

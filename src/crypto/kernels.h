@@ -113,4 +113,15 @@ typedef void (*chachapoly_body_fn)(uint8_t *c, const uint8_t *m, size_t len,
 /* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
 chachapoly_body_fn chachapoly_body_avx2_get(void);
 
+/*
+ * The body of an open, same type, called as open(m, c, len, ...): m = c ^
+ * ChaCha20(key, nonce) from counter 1, and mac initialised with block 0
+ * and fed ad | pad16(ad) | c[0..len-1], the input (read one 512-byte
+ * step after its keystream XOR), so m must not overlap c: callers
+ * decrypt into a private buffer and release it only after the tag
+ * verifies (aead_fast.c). NULL when not compiled in or the CPU (after
+ * cpu_mask) lacks AVX2.
+ */
+chachapoly_body_fn chachapoly_open_body_avx2_get(void);
+
 #endif

@@ -308,6 +308,115 @@ static void test_aead_random(const char *kname)
 		 kname, cases);
 }
 
+/*
+ * Seal and open of every length 0..OPENLEN (quick: a stride) against the
+ * portable AEAD, at odd alignments, disjoint and in place: on the AVX2
+ * kernel lengths 512..4096 take the stitched open body (plaintext held
+ * back until the tag verifies, dispatch.h open_body), longer ones the
+ * unstitched path. A flipped ciphertext, AD or tag bit is rejected with
+ * the output untouched, in place too (the ciphertext stays).
+ */
+#define OPENLEN 4200
+static void test_aead_open(const char *kname)
+{
+	static uint8_t m[OPENLEN + 8], c1[OPENLEN + 8], c2[OPENLEN + 8],
+		back[OPENLEN + 8];
+	size_t step = quick ? 53 : 1;
+	int bad = 0, cases = 0;
+
+	for (size_t len = 0; len <= OPENLEN && bad < 5; len += step) {
+		uint8_t key[32], nonce[24], ad[24], t1[16], t2[16];
+		size_t adlen = len % 25, al = 1 + len % 7;
+		int rc;
+
+		th_rand(key, 32);
+		th_rand(nonce, 24);
+		th_rand(ad, adlen);
+		th_rand(m + al, len);
+		xchachapoly_seal(c1, t1, m + al, len, ad, adlen, key, nonce);
+		xchachapoly_seal_fast(c2 + al, t2, m + al, len, ad, adlen, key,
+				      nonce);
+		cases++;
+		if (memcmp(c1, c2 + al, len) != 0 || memcmp(t1, t2, 16) != 0)
+			bad++;
+		/* disjoint open at another odd offset, guard bytes around */
+		memset(back, 0x77, sizeof(back));
+		rc = xchachapoly_open_fast(back + 8 - al, c2 + al, len, t2, ad,
+					   adlen, key, nonce);
+		if (rc != 0 || memcmp(back + 8 - al, m + al, len) != 0 ||
+		    back[7 - al] != 0x77 || back[8 - al + len] != 0x77)
+			bad++;
+		/* in place */
+		rc = xchachapoly_open_fast(c2 + al, c2 + al, len, t2, ad, adlen,
+					   key, nonce);
+		if (rc != 0 || memcmp(c2 + al, m + al, len) != 0)
+			bad++;
+		/* forgeries: output (in place: the ciphertext) untouched */
+		for (int f = 0; f < 3; f++) {
+			uint8_t tt[16];
+
+			memcpy(c2 + al, c1, len);
+			memcpy(tt, t1, 16);
+			if (f == 0 && len > 0)
+				c2[al + th_rand32() % len] ^= 0x04;
+			else if (f == 1 && adlen > 0)
+				ad[th_rand32() % adlen] ^= 0x10;
+			else
+				tt[th_rand32() % 16] ^= 0x01;
+			memset(back, 0x77, sizeof(back));
+			if (xchachapoly_open_fast(back + 1, c2 + al, len, tt,
+						  ad, adlen, key, nonce) != -1)
+				bad++;
+			for (size_t i = 0; i < sizeof(back); i++)
+				if (back[i] != 0x77) {
+					bad++;
+					break;
+				}
+			memcpy(back, c2 + al, len);
+			if (xchachapoly_open_fast(c2 + al, c2 + al, len, tt, ad,
+						  adlen, key, nonce) != -1 ||
+			    memcmp(back, c2 + al, len) != 0)
+				bad++;
+		}
+	}
+	th_check(bad == 0,
+		 "%s: seal/open == portable, %d lengths 0..%d, odd "
+		 "alignments, disjoint and in place, forged ciphertext/AD/tag "
+		 "rejected with the output untouched",
+		 kname, cases, OPENLEN);
+}
+
+/*
+ * The AVX2 seal and open bodies have a MULX (BMI2) Poly1305 and a MUL one;
+ * this CPU runs the first, so run the AEAD tests again with BMI2 masked
+ * (as on an AVX2 CPU without it), then restore the mask and the choice.
+ */
+static void test_no_bmi2(const struct dispatch_kernel *k)
+{
+	unsigned before = cpu_masked();
+	char name[64];
+
+	if (!(cpu_features() & CPU_BMI2)) {
+		th_skip("%s: BMI2 absent or masked: the MUL Poly1305 ran above",
+			k->name);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s without bmi2", k->name);
+	cpu_mask(CPU_BMI2);
+	if (dispatch_force(k->name) != 0) {
+		th_fail("%s: dispatch_force failed", name);
+	} else {
+		test_wycheproof(name, "chacha20_poly1305_test.json", 0);
+		test_wycheproof(name, "xchacha20_poly1305_test.json", 1);
+		test_aead_random(name);
+		test_aead_open(name);
+	}
+	cpu_unmask_all();
+	cpu_mask(before);
+	if (dispatch_force(k->name) != 0)
+		th_fail("%s: dispatch_force failed after unmasking", k->name);
+}
+
 /* The dispatched HChaCha20 against the portable one. */
 static void test_hchacha(const char *kname)
 {
@@ -562,8 +671,11 @@ int main(int argc, char **argv)
 		test_wycheproof(k->name, "chacha20_poly1305_test.json", 0);
 		test_wycheproof(k->name, "xchacha20_poly1305_test.json", 1);
 		test_aead_random(k->name);
+		test_aead_open(k->name);
 		test_aead_null(k->name);
 		test_hchacha(k->name);
+		if (k->level == DISPATCH_AVX2)
+			test_no_bmi2(k);
 		if (dispatch_stitched_get(k) != NULL) {
 			char name[64];
 
