@@ -581,9 +581,14 @@ int inode_budget_start(inode_inval_fn inval, unsigned long nofile)
 
 	if (nofile > (1UL << 30))
 		nofile = 1UL << 30;
-	/* a quarter, at least 512, and under a small limit three quarters
-	 * (a readdirplus reply alone may take hundreds) */
-	reserve = nofile / 4;
+	/* a sixteenth, at least 512, and under a small limit three quarters
+	 * (a readdirplus reply alone may take hundreds). Only the start of
+	 * reaping depends on it: a descriptor that fails with EMFILE above
+	 * it waits for the reaper (inode_budget_wait). Each dentry dropped
+	 * costs the kernel a LOOKUP when it is needed again (a find | xargs
+	 * cat over a tree near the limit), so the table may fill up to here
+	 * and a round frees an eighth of it, not a quarter. */
+	reserve = nofile / 16;
 	if (reserve < BUDGET_MIN_RESERVE)
 		reserve = BUDGET_MIN_RESERVE < nofile / 4 * 3
 				  ? BUDGET_MIN_RESERVE
@@ -614,7 +619,7 @@ int inode_budget_start(inode_inval_fn inval, unsigned long nofile)
 	}
 	pthread_mutex_lock(&table_lock);
 	high_mark = (size_t)(nofile - reserve);
-	low_mark = high_mark - high_mark / 4;
+	low_mark = high_mark - high_mark / 8;
 	kicked = 0;
 	pthread_mutex_unlock(&table_lock);
 	return 0;

@@ -43,13 +43,24 @@ static int xattr_stored_name(const char *name, char *stored, size_t cap)
 	return rc == -ERANGE ? -ENODATA : rc;
 }
 
+/*
+ * Most lookups find no attribute (ls -l asks for security.selinux and the
+ * ACL of every file) or a small one: they run on the stack. Only a value
+ * larger than XATTR_SMALL takes the two heap buffers (a 64 KiB
+ * malloc/free pair per request made the allocator fault pages in again).
+ */
+#define XATTR_SMALL 512U
+
 static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			size_t size)
 {
 	char proc[32];
 	char stored[300];
-	uint8_t *cbuf = NULL;
-	uint8_t *pbuf = NULL;
+	uint8_t small_c[XATTR_SMALL];
+	uint8_t small_p[XATTR_SMALL];
+	uint8_t *heap = NULL;
+	uint8_t *cbuf = small_c;
+	uint8_t *pbuf = small_p;
 	ssize_t n;
 	int len = 0;
 	int rc = xattr_path(ino, proc, sizeof(proc));
@@ -62,13 +73,17 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		rc = xattr_stored_name(name, stored, sizeof(stored));
 	if (rc != 0)
 		goto out;
-	cbuf = malloc(XATTR_MAX + FC_MAX_OV);
-	pbuf = malloc(XATTR_MAX + FC_MAX_OV);
-	if (cbuf == NULL || pbuf == NULL) {
-		rc = -ENOMEM;
-		goto out;
+	n = getxattr(proc, stored, cbuf, sizeof(small_c));
+	if (n < 0 && errno == ERANGE) {
+		heap = malloc(2 * (size_t)(XATTR_MAX + FC_MAX_OV));
+		if (heap == NULL) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		cbuf = heap;
+		pbuf = heap + XATTR_MAX + FC_MAX_OV;
+		n = getxattr(proc, stored, cbuf, XATTR_MAX + FC_MAX_OV);
 	}
-	n = getxattr(proc, stored, cbuf, XATTR_MAX + FC_MAX_OV);
 	if (n < 0) {
 		rc = -errno;
 		goto out;
@@ -94,8 +109,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 out:
 	if (rc != 0)
 		fuse_reply_err(req, -rc);
-	free(cbuf);
-	free(pbuf);
+	free(heap);
 }
 
 static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
