@@ -73,7 +73,7 @@ export WHY3CONFIG=$conf
 # Callee contracts from other components appear as "Considered valid" and
 # must be listed in proofs/allowlist.txt with the component that proves them.
 GATE=(ct chacha poly1305 aead header b64)
-WIP=(poly1305-overflow)
+WIP=(chacha-xor b64-roundtrip)
 component() {
 	FLAGS=()
 	PROVERS=z3,cvc4
@@ -87,8 +87,27 @@ component() {
 		FILES=(src/crypto/chacha20.c)
 		PROVERS=cvc5,z3
 		;;
+	chacha-xor)
+		# keystream XOR functional (issue 4 level 2): the
+		# CHACHA_XOR_SPEC clauses of chacha20.[ch] (xor_words,
+		# xor_block64, xor_stream, chacha20_xor against BLOCK/CHACHA
+		# and CTR, spec/chacha.acsl)
+		FILES=(src/crypto/chacha20.c)
+		PROVERS=cvc5,z3
+		FLAGS=(-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DCHACHA_XOR_SPEC"
+			-wp-fct "xor_word,xor_words,xor_block64,xor_stream,chacha20_xor")
+		;;
 	poly1305)
+		# RTE with unsigned overflow (no operation wraps), assigns, the
+		# clamp, the limb invariant (limbs_ok), the freeze (unique
+		# representative mod 2^130-5) and the tag words. Only this
+		# file's functions (and store64_le, a caller of store32_le):
+		# ct.h's byte shifts are proved in component ct, without the
+		# overflow flag (unsigned << has no linear model in Cbits).
 		FILES=(src/crypto/poly1305.c)
+		PROVERS=cvc4,z3
+		FLAGS=(-warn-unsigned-overflow -wp-fct
+			"poly1305_init,poly1305_update,poly1305_final,poly1305_mac,dot5,limb1,limb2,limb3,limb4,poly1305_blocks,poly1305_freeze,poly1305_tag,wipe_state,store64_le")
 		;;
 	aead)
 		FILES=(src/crypto/aead_xchacha.c)
@@ -100,12 +119,15 @@ component() {
 		FLAGS=(-warn-unsigned-overflow)
 		;;
 	b64)
-		# the base64url name codec: RTE, assigns, the alphabet check
+		# the base64url name codec: RTE, assigns, the alphabet check,
+		# CHR/VAL, per-group functional contracts (GRP), round-trip lemmas
 		FILES=(src/format/b64.c)
 		;;
-	poly1305-overflow)
-		FILES=(src/crypto/poly1305.c)
-		FLAGS=(-warn-unsigned-overflow -warn-unsigned-downcast)
+	b64-roundtrip)
+		# level 2 (decode inverts encode), spec/b64.acsl: the functional
+		# encode/decode contracts and b64_roundtrip_check (wip)
+		FILES=(src/format/b64.c)
+		FLAGS=(-cpp-extra-args=-DB64_ROUNDTRIP_WIP)
 		;;
 	*)
 		echo "prove: unknown component $1" >&2

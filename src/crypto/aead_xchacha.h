@@ -67,6 +67,9 @@ void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
                     \separated(m + (0 .. len - 1), key + (0 .. 31)) &&
                     \separated(m + (0 .. len - 1), nonce + (0 .. 11));
     assigns m[0 .. len - 1];
+    ensures result: \result == 0 || \result == -1;
+    ensures unchanged: \result != 0 ==>
+      \forall integer i; 0 <= i < len ==> m[i] == \old(m[i]);
     behavior forged:
       assumes !tag_ok(key, nonce, ad, adlen, c, len, tag);
       assigns \nothing;
@@ -120,6 +123,8 @@ void xchachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
                     \separated(m + (0 .. len - 1), nonce + (0 .. 23));
     assigns m[0 .. len - 1];
     ensures result: \result == 0 || \result == -1;
+    ensures unchanged: \result != 0 ==>
+      \forall integer i; 0 <= i < len ==> m[i] == \old(m[i]);
  */
 int xchachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 		     const uint8_t tag[16], const uint8_t *ad, size_t adlen,

@@ -19,8 +19,10 @@
  */
 #ifdef __FRAMAC__
 #define CHACHA_INLINE
+#define CHACHA_NOINLINE
 #else
 #define CHACHA_INLINE __attribute__((always_inline)) inline
+#define CHACHA_NOINLINE __attribute__((noinline))
 #endif
 
 /*@ requires range: 0 < c < 32;
@@ -620,30 +622,388 @@ static CHACHA_INLINE void xor_block(uint8_t *out, const uint8_t *in,
 		out[i] = (uint8_t)(in[i] ^ ks[i]);
 }
 
+/* out[0..3] = in[0..3] ^ the little-endian bytes of w (out may equal in) */
+/*@ requires valid: \valid(out + (0 .. 3)) && \valid_read(in + (0 .. 3));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. 3), in + (0 .. 3));
+    assigns out[0 .. 3];
+    ensures x0: out[0] == (uint8_t)(\old(in[0]) ^ BYTE0(w));
+    ensures x1: out[1] == (uint8_t)(\old(in[1]) ^ BYTE1(w));
+    ensures x2: out[2] == (uint8_t)(\old(in[2]) ^ BYTE2(w));
+    ensures x3: out[3] == (uint8_t)(\old(in[3]) ^ BYTE3(w));
+ */
+static CHACHA_INLINE void xor_word(uint8_t *out, const uint8_t *in, uint32_t w)
+{
+	/* all four loads first: out may equal in. Byte by byte, not
+	 * store32_le(out, load32_le(in) ^ w) (one 32-bit load, xor and store,
+	 * ChaCha20 1.1x faster): that form needs BYTEb(LE32(in) ^ w) ==
+	 * in[b] ^ BYTEb(w), a bit fact the solvers here do not prove */
+	uint8_t i0 = in[0];
+	uint8_t i1 = in[1];
+	uint8_t i2 = in[2];
+	uint8_t i3 = in[3];
+
+	out[0] = (uint8_t)(i0 ^ (uint8_t)w);
+	out[1] = (uint8_t)(i1 ^ (uint8_t)(w >> 8));
+	out[2] = (uint8_t)(i2 ^ (uint8_t)(w >> 16));
+	out[3] = (uint8_t)(i3 ^ (uint8_t)(w >> 24));
+}
+
+/* out[0..63] = in[0..63] ^ the little-endian bytes of w[0..15] */
+#ifdef CHACHA_XOR_SPEC
+/*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(in + (0 .. 63)) &&
+                    \valid_read(w + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. 63), in + (0 .. 63));
+    requires sep: \separated(out + (0 .. 63), w + (0 .. 15));
+    assigns out[0 .. 63];
+    ensures x0: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j] == (uint8_t)(\old(in[4 * j]) ^ BYTE0(w[j]));
+    ensures x1: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 1] == (uint8_t)(\old(in[4 * j + 1]) ^ BYTE1(w[j]));
+    ensures x2: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 2] == (uint8_t)(\old(in[4 * j + 2]) ^ BYTE2(w[j]));
+    ensures x3: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 3] == (uint8_t)(\old(in[4 * j + 3]) ^ BYTE3(w[j]));
+ */
+#else
+/*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(in + (0 .. 63)) &&
+                    \valid_read(w + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. 63), in + (0 .. 63));
+    requires sep: \separated(out + (0 .. 63), w + (0 .. 15));
+    assigns out[0 .. 63];
+ */
+#endif
+static CHACHA_INLINE void xor_words(uint8_t *out, const uint8_t *in,
+				    const uint32_t w[16])
+{
+#ifdef CHACHA_XOR_SPEC
+	/*@ loop invariant 0 <= j <= 16;
+	    loop invariant d0: \forall integer i; 0 <= i < j ==>
+	      out[4 * i] == (uint8_t)(\at(in[4 * i], Pre) ^ BYTE0(w[i]));
+	    loop invariant d1: \forall integer i; 0 <= i < j ==>
+	      out[4 * i + 1] == (uint8_t)(\at(in[4 * i + 1], Pre) ^ BYTE1(w[i]));
+	    loop invariant d2: \forall integer i; 0 <= i < j ==>
+	      out[4 * i + 2] == (uint8_t)(\at(in[4 * i + 2], Pre) ^ BYTE2(w[i]));
+	    loop invariant d3: \forall integer i; 0 <= i < j ==>
+	      out[4 * i + 3] == (uint8_t)(\at(in[4 * i + 3], Pre) ^ BYTE3(w[i]));
+	    loop invariant todo: \forall integer k; 4 * j <= k < 64 ==>
+	      in[k] == \at(in[k], Pre);
+	    loop assigns j, out[0 .. 63];
+	    loop variant 16 - j;
+	 */
+#else
+	/*@ loop invariant 0 <= j <= 16;
+	    loop assigns j, out[0 .. 63];
+	    loop variant 16 - j;
+	 */
+#endif
+#ifndef __FRAMAC__
+#pragma GCC unroll 16
+#endif
+	for (int j = 0; j < 16; j++) {
+		xor_word(out + 4 * j, in + 4 * j, w[j]);
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert keep: \forall integer k; 0 <= k < 4 * j ==>
+		      out[k] == \at(out[k], LoopCurrent); */
+		/*@ assert c0: \let k = 4 * j;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ BYTE0(w[j])); */
+		/*@ assert c1: \let k = 4 * j + 1;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ BYTE1(w[j])); */
+		/*@ assert c2: \let k = 4 * j + 2;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ BYTE2(w[j])); */
+		/*@ assert c3: \let k = 4 * j + 3;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ BYTE3(w[j])); */
+#endif
+	}
+}
+
+/* out[0..63] = in[0..63] ^ the keystream block of state st. Not inlined:
+ * one copy of the 20 rounds serves the block loop and the tail */
+#ifdef CHACHA_XOR_SPEC
+/*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(in + (0 .. 63)) &&
+                    \valid_read(st + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. 63), in + (0 .. 63));
+    requires sep: \separated(out + (0 .. 63), st + (0 .. 15));
+    assigns out[0 .. 63];
+    ensures k0: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j] == (uint8_t)(\old(in[4 * j]) ^ BYTE0(BLOCK(j,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
+    ensures k1: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 1] == (uint8_t)(\old(in[4 * j + 1]) ^ BYTE1(BLOCK(j,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
+    ensures k2: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 2] == (uint8_t)(\old(in[4 * j + 2]) ^ BYTE2(BLOCK(j,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
+    ensures k3: \forall integer j; 0 <= j < 16 ==>
+      out[4 * j + 3] == (uint8_t)(\old(in[4 * j + 3]) ^ BYTE3(BLOCK(j,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
+ */
+#else
+/*@ requires valid: \valid(out + (0 .. 63)) && \valid_read(in + (0 .. 63)) &&
+                    \valid_read(st + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. 63), in + (0 .. 63));
+    requires sep: \separated(out + (0 .. 63), st + (0 .. 15));
+    assigns out[0 .. 63];
+ */
+#endif
+static CHACHA_NOINLINE void xor_block64(uint8_t *out, const uint8_t *in,
+					const uint32_t st[16])
+{
+	uint32_t x[16];
+	uint32_t w[16];
+
+	/* x is a local that never escapes: gcc keeps the 16 words in
+	 * registers through the rounds (no wipe call that would pin it to
+	 * the stack). The copy is written out here, not in a helper: x is a
+	 * fresh local, so WP separates it from st without a range argument */
+	x[0] = st[0];
+	x[1] = st[1];
+	x[2] = st[2];
+	x[3] = st[3];
+	x[4] = st[4];
+	x[5] = st[5];
+	x[6] = st[6];
+	x[7] = st[7];
+	x[8] = st[8];
+	x[9] = st[9];
+	x[10] = st[10];
+	x[11] = st[11];
+	x[12] = st[12];
+	x[13] = st[13];
+	x[14] = st[14];
+	x[15] = st[15];
+	rounds20(x);
+	/* w = the keystream words (x stays scalar: no indexed access) */
+	w[0] = x[0] + st[0];
+	w[1] = x[1] + st[1];
+	w[2] = x[2] + st[2];
+	w[3] = x[3] + st[3];
+	w[4] = x[4] + st[4];
+	w[5] = x[5] + st[5];
+	w[6] = x[6] + st[6];
+	w[7] = x[7] + st[7];
+	w[8] = x[8] + st[8];
+	w[9] = x[9] + st[9];
+	w[10] = x[10] + st[10];
+	w[11] = x[11] + st[11];
+	w[12] = x[12] + st[12];
+	w[13] = x[13] + st[13];
+	w[14] = x[14] + st[14];
+	w[15] = x[15] + st[15];
+#ifdef CHACHA_XOR_SPEC
+	/*@ assert w0: w[0] == BLOCK(0,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w1: w[1] == BLOCK(1,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w2: w[2] == BLOCK(2,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w3: w[3] == BLOCK(3,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w4: w[4] == BLOCK(4,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w5: w[5] == BLOCK(5,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w6: w[6] == BLOCK(6,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w7: w[7] == BLOCK(7,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w8: w[8] == BLOCK(8,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w9: w[9] == BLOCK(9,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w10: w[10] == BLOCK(10,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w11: w[11] == BLOCK(11,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w12: w[12] == BLOCK(12,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w13: w[13] == BLOCK(13,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w14: w[14] == BLOCK(14,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert w15: w[15] == BLOCK(15,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]); */
+	/*@ assert words: \forall integer j; 0 <= j < 16 ==>
+	      w[j] == BLOCK(j,
+		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15]);
+	 */
+#endif
+	xor_words(out, in, w);
+}
+
+/*
+ * out[0..len-1] = in ^ the keystream of state st from block st[12] on;
+ * st[12] ends as the next unused block counter (mod 2^32), the other words
+ * are left as they are. Same aliasing rules as chacha20_xor.
+ */
+#ifdef CHACHA_XOR_SPEC
+/*@ requires valid_out: \valid(out + (0 .. len - 1));
+    requires valid_in: \valid_read(in + (0 .. len - 1));
+    requires valid_st: \valid(st + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. len - 1), in + (0 .. len - 1));
+    requires sep_st: \separated(out + (0 .. len - 1), st + (0 .. 15));
+    requires sep_in: \separated(in + (0 .. len - 1), st + (0 .. 15));
+    assigns out[0 .. len - 1], st[12];
+    ensures next: st[12] == CTR(\old(st[12]), (len + 63) / 64);
+    ensures s0: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j < len ==>
+      out[64 * m + 4 * j] == (uint8_t)(\old(in[64 * m + 4 * j]) ^
+        BYTE0(BLOCK(j, \old(st[0]), \old(st[1]), \old(st[2]),
+          \old(st[3]), \old(st[4]), \old(st[5]), \old(st[6]),
+          \old(st[7]), \old(st[8]), \old(st[9]), \old(st[10]),
+          \old(st[11]), CTR(\old(st[12]), m), \old(st[13]),
+          \old(st[14]), \old(st[15]))));
+    ensures s1: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 1 < len ==>
+      out[64 * m + 4 * j + 1] == (uint8_t)(\old(in[64 * m + 4 * j + 1]) ^
+        BYTE1(BLOCK(j, \old(st[0]), \old(st[1]), \old(st[2]),
+          \old(st[3]), \old(st[4]), \old(st[5]), \old(st[6]),
+          \old(st[7]), \old(st[8]), \old(st[9]), \old(st[10]),
+          \old(st[11]), CTR(\old(st[12]), m), \old(st[13]),
+          \old(st[14]), \old(st[15]))));
+    ensures s2: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 2 < len ==>
+      out[64 * m + 4 * j + 2] == (uint8_t)(\old(in[64 * m + 4 * j + 2]) ^
+        BYTE2(BLOCK(j, \old(st[0]), \old(st[1]), \old(st[2]),
+          \old(st[3]), \old(st[4]), \old(st[5]), \old(st[6]),
+          \old(st[7]), \old(st[8]), \old(st[9]), \old(st[10]),
+          \old(st[11]), CTR(\old(st[12]), m), \old(st[13]),
+          \old(st[14]), \old(st[15]))));
+    ensures s3: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 3 < len ==>
+      out[64 * m + 4 * j + 3] == (uint8_t)(\old(in[64 * m + 4 * j + 3]) ^
+        BYTE3(BLOCK(j, \old(st[0]), \old(st[1]), \old(st[2]),
+          \old(st[3]), \old(st[4]), \old(st[5]), \old(st[6]),
+          \old(st[7]), \old(st[8]), \old(st[9]), \old(st[10]),
+          \old(st[11]), CTR(\old(st[12]), m), \old(st[13]),
+          \old(st[14]), \old(st[15]))));
+ */
+#else
+/*@ requires valid_out: \valid(out + (0 .. len - 1));
+    requires valid_in: \valid_read(in + (0 .. len - 1));
+    requires valid_st: \valid(st + (0 .. 15));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. len - 1), in + (0 .. len - 1));
+    requires sep_st: \separated(out + (0 .. len - 1), st + (0 .. 15));
+    requires sep_in: \separated(in + (0 .. len - 1), st + (0 .. 15));
+    assigns out[0 .. len - 1], st[12];
+ */
+#endif
+static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
+		       uint32_t st[16])
+{
+	size_t off = 0;
+
+#ifdef CHACHA_XOR_SPEC
+	/*@ loop invariant off: off <= len && off % 64 == 0;
+	    loop invariant ctr: st[12] == CTR(\at(st[12], Pre), off / 64);
+	    loop invariant d0: \forall integer m, j; 0 <= m && 64 * m < off &&
+	      0 <= j < 16 ==> out[64 * m + 4 * j] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^ BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
+	        st[14], st[15])));
+	    loop invariant d1: \forall integer m, j; 0 <= m && 64 * m < off &&
+	      0 <= j < 16 ==> out[64 * m + 4 * j + 1] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^ BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
+	        st[14], st[15])));
+	    loop invariant d2: \forall integer m, j; 0 <= m && 64 * m < off &&
+	      0 <= j < 16 ==> out[64 * m + 4 * j + 2] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^ BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
+	        st[14], st[15])));
+	    loop invariant d3: \forall integer m, j; 0 <= m && 64 * m < off &&
+	      0 <= j < 16 ==> out[64 * m + 4 * j + 3] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^ BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
+	        st[14], st[15])));
+	    loop invariant todo: \forall integer i; off <= i < len ==>
+	      in[i] == \at(in[i], Pre);
+	    loop assigns off, st[12], out[0 .. len - 1];
+	    loop variant len - off;
+	 */
+#else
+	/*@ loop invariant off: off <= len && off % 64 == 0;
+	    loop assigns off, st[12], out[0 .. len - 1];
+	    loop variant len - off;
+	 */
+#endif
+	while (len - off >= 64) {
+		xor_block64(out + off, in + off, st);
+		st[12]++;
+		off += 64;
+	}
+	if (off < len) {
+		/* the keystream block: the block xor over zeros */
+		uint8_t ks[64] = { 0 };
+
+		xor_block64(ks, ks, st);
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert ks0: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j] == BYTE0(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert ks1: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 1] == BYTE1(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert ks2: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 2] == BYTE2(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert ks3: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 3] == BYTE3(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+#endif
+		xor_block(out + off, in + off, ks, len - off);
+		st[12]++;
+		ct_wipe(ks, sizeof(ks));
+	}
+}
+
 /* see chacha20.h */
 uint32_t chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 		      const uint8_t key[32], uint32_t counter,
 		      const uint8_t nonce[12])
 {
-	uint8_t ks[64];
-	size_t off = 0;
+	uint32_t st[16];
 
-	/*@ loop invariant off: off <= len;
-	    loop assigns off, counter, ks[0 .. 63], out[0 .. len - 1];
-	    loop variant len - off;
-	 */
-	while (len - off >= 64) {
-		chacha20_block(ks, key, counter, nonce);
-		xor_block(out + off, in + off, ks, 64);
-		counter++;
-		off += 64;
-	}
-	if (off < len) {
-		chacha20_block(ks, key, counter, nonce);
-		xor_block(out + off, in + off, ks, len - off);
-		counter++;
-	}
-	ct_wipe(ks, sizeof(ks));
+	/* the state is set up once; each block only bumps word 12 */
+	init_state(st, key, counter, nonce);
+	xor_stream(out, in, len, st);
+	counter = st[12];
+	wipe_words(st);
 	return counter;
 }
 

@@ -158,7 +158,47 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
  * out may equal in (in place); otherwise the buffers must not overlap.
  * len may be 0. Returns the counter of the next unused block
  * (counter + ceil(len / 64), mod 2^32). No alignment needed.
+ * Functional contract (CHACHA_XOR_SPEC, prove-wip): byte i = 64 m + 4 j + b
+ * of out is byte i of in xor byte b (clause xb) of word j of ChaCha20 block
+ * counter + m (mod 2^32: CTR in spec/chacha.acsl).
  */
+#ifdef CHACHA_XOR_SPEC
+/*@ requires valid_out: \valid(out + (0 .. len - 1));
+    requires valid_in: \valid_read(in + (0 .. len - 1));
+    requires valid_key: \valid_read(key + (0 .. 31));
+    requires valid_nonce: \valid_read(nonce + (0 .. 11));
+    requires in_place: out == in ||
+                       \separated(out + (0 .. len - 1), in + (0 .. len - 1));
+    requires sep_key: \separated(out + (0 .. len - 1), key + (0 .. 31));
+    requires sep_nonce: \separated(out + (0 .. len - 1), nonce + (0 .. 11));
+    assigns out[0 .. len - 1];
+    ensures next: \result == CTR(counter, (len + 63) / 64);
+    ensures x0: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j < len ==>
+      out[64 * m + 4 * j] == (uint8_t)(\old(in[64 * m + 4 * j]) ^
+        BYTE0(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
+          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
+          CTR(counter, m), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
+    ensures x1: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 1 < len ==>
+      out[64 * m + 4 * j + 1] == (uint8_t)(\old(in[64 * m + 4 * j + 1]) ^
+        BYTE1(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
+          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
+          CTR(counter, m), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
+    ensures x2: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 2 < len ==>
+      out[64 * m + 4 * j + 2] == (uint8_t)(\old(in[64 * m + 4 * j + 2]) ^
+        BYTE2(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
+          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
+          CTR(counter, m), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
+    ensures x3: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+      64 * m + 4 * j + 3 < len ==>
+      out[64 * m + 4 * j + 3] == (uint8_t)(\old(in[64 * m + 4 * j + 3]) ^
+        BYTE3(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
+          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
+          CTR(counter, m), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
+ */
+#else
 /*@ requires valid_out: \valid(out + (0 .. len - 1));
     requires valid_in: \valid_read(in + (0 .. len - 1));
     requires valid_key: \valid_read(key + (0 .. 31));
@@ -169,6 +209,7 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
     requires sep_nonce: \separated(out + (0 .. len - 1), nonce + (0 .. 11));
     assigns out[0 .. len - 1];
  */
+#endif
 uint32_t chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 		      const uint8_t key[32], uint32_t counter,
 		      const uint8_t nonce[12]);

@@ -15,7 +15,6 @@
 
 #ifdef __FRAMAC__
 #include "crypto/ct.h"
-#include "../../spec/poly1305.acsl"
 #endif
 
 #define POLY1305_KEY_LEN 32
@@ -25,18 +24,34 @@
 /* Incremental state. Treat as opaque; wiped by poly1305_final. */
 struct poly1305 {
 	uint32_t r[5];	 /* clamped r in 26-bit limbs */
-	uint32_t h[5];	 /* accumulator, limbs < 2^26 (+ small carry) */
+	uint32_t h[5];	 /* accumulator, limbs < 2^26 (h[1] < 2^26 + 2^12) */
 	uint32_t s[4];	 /* second key half, little-endian words */
 	uint8_t buf[16]; /* pending partial block */
 	size_t buflen;	 /* 0..15 bytes pending in buf */
 };
 
-/* Start a MAC with the one-time key (r | s). */
+#ifdef __FRAMAC__
+#include "../../spec/poly1305.acsl"
+#endif
+
+/* Start a MAC with the one-time key (r | s). "limbs" is limbs_ok(st)
+ * spelled out (so that it is checked field by field after the stores). */
 /*@ requires valid_st: \valid(st);
     requires valid_key: \valid_read(key + (0 .. 31));
     requires sep: \separated(st, key + (0 .. 31));
     assigns *st;
     ensures buflen: st->buflen == 0;
+    ensures limbs: st->h[0] < 67108864 && st->h[1] < 67108864 + 4096 &&
+                   st->h[2] < 67108864 && st->h[3] < 67108864 &&
+                   st->h[4] < 67108864 && st->r[0] <= 0x3ffffff &&
+                   st->r[1] <= 0x3ffff03 && st->r[2] <= 0x3ffc0ff &&
+                   st->r[3] <= 0x3f03fff && st->r[4] <= 0x00fffff;
+    ensures zero: st->h[0] == 0 && st->h[1] == 0 && st->h[2] == 0 &&
+                  st->h[3] == 0 && st->h[4] == 0;
+    ensures s: st->s[0] == \old(LE32(key[16], key[17], key[18], key[19])) &&
+               st->s[1] == \old(LE32(key[20], key[21], key[22], key[23])) &&
+               st->s[2] == \old(LE32(key[24], key[25], key[26], key[27])) &&
+               st->s[3] == \old(LE32(key[28], key[29], key[30], key[31]));
     ensures clamp:
       \let t0 = \old(LE32(key[0], key[1], key[2], key[3]));
       \let t1 = \old(LE32(key[4], key[5], key[6], key[7]));
@@ -53,16 +68,19 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
  */
 /*@ requires valid_st: \valid(st);
     requires buflen: st->buflen < 16;
+    requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
     assigns st->h[0 .. 4], st->buf[0 .. 15], st->buflen;
     ensures buflen: st->buflen < 16;
+    ensures limbs: limbs_ok(st);
  */
 void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
 
 /* Write the 16-byte tag and wipe the state. */
 /*@ requires valid_st: \valid(st);
     requires buflen: st->buflen < 16;
+    requires limbs: limbs_ok(st);
     requires valid_tag: \valid(tag + (0 .. 15));
     requires sep: \separated(st, tag + (0 .. 15));
     assigns *st, tag[0 .. 15];
