@@ -22,12 +22,7 @@ need_fuse posix || exit 0
 VC=$BUILD/vcryptfs
 SANVC=$SANBUILD/vcryptfs
 FSP=$BUILD/tests/fsposix
-for b in "$VC" "$FSP"; do
-	if [ ! -x "$b" ]; then
-		fail "posix: $b not built (make tests-build)"
-		exit 0
-	fi
-done
+need_built posix "$VC" "$FSP" || exit 0
 tmp=$(mktemp -d /tmp/vcryptfs-56.XXXXXX)
 chmod 755 "$tmp" # nobody must reach the plain reference too
 MOUNTS=()

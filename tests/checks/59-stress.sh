@@ -19,12 +19,7 @@ need_fuse stress || exit 0
 VC=$BUILD/vcryptfs
 SVC=$SANBUILD/vcryptfs
 FSXV=$BUILD/tools/fsxv
-for b in "$VC" "$FSXV"; do
-	if [ ! -x "$b" ]; then
-		fail "stress: $b not built (make tests-build)"
-		exit 0
-	fi
-done
+need_built stress "$VC" "$FSXV" || exit 0
 OPS=${STRESS_OPS:-50000}
 SAN_OPS=${STRESS_SAN_OPS:-5000}
 CIPHERS=${STRESS_CIPHERS:-gcm xchacha}

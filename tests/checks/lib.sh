@@ -26,6 +26,18 @@ need_fuse() {
 	fi
 	return 1
 }
+# need_built GROUP BIN...: every BIN must be built; a missing one is a
+# failure (never a skip). Returns 1 when one is missing.
+need_built() {
+	local g=$1 b
+	shift
+	for b in "$@"; do
+		if [ ! -x "$b" ]; then
+			fail "$g: $b not built (make tests-build)"
+			return 1
+		fi
+	done
+}
 # run_bin BIN [ARGS]: run a test binary that prints PASS:/FAIL:/SKIP: lines.
 run_bin() {
 	local bin=$1
