@@ -100,21 +100,7 @@ treesum() { python3 "$tmp/treesum.py" "$1"; }
 
 # ---------------------------------------------------------------------------
 # 1. The gocryptfs 2.3 examples against MANIFEST.txt
-# git stores the example symlinks as plain files holding the target; turn
-# them back into symlinks in the copy (file contents always start 00 02).
-prep_example() {
-	local src=$1 dst=$2 f t
-	cp -a "$src" "$dst"
-	chmod -R u+w "$dst"
-	while IFS= read -r -d '' f; do
-		[ -s "$f" ] || continue
-		LC_ALL=C grep -q '[^A-Za-z0-9_=-]' "$f" && continue
-		[ "$(head -c2 "$f" | od -An -tx1 | tr -d ' \n')" = 0002 ] && continue
-		t=$(cat "$f")
-		rm -f "$f"
-		ln -s "$t" "$f"
-	done < <(find "$dst" -type f ! -name 'gocryptfs.*' -print0)
-}
+# (prep_example, in lib.sh, restores the symlinks that git stores as files)
 check_manifest() { # MNT MANIFEST LABEL
 	local m=$1 man=$2 label=$3 bad=0 kind sum size path got want n=0
 	while IFS=$'\t' read -r kind sum size path; do

@@ -407,21 +407,8 @@ for k in "${KINDS[@]}"; do
 done
 
 # ---------------------------------------------------------------------------
-# Clean volumes: the two gocryptfs 2.3 examples (symlinks restored, see
-# 55-mount.sh) and one volume per option set, filled through a mount.
-prep_example() {
-	local src=$1 dst=$2 f t
-	cp -a "$src" "$dst"
-	chmod -R u+w "$dst"
-	while IFS= read -r -d '' f; do
-		[ -s "$f" ] || continue
-		LC_ALL=C grep -q '[^A-Za-z0-9_=-]' "$f" && continue
-		[ "$(head -c2 "$f" | od -An -tx1 | tr -d ' \n')" = 0002 ] && continue
-		t=$(cat "$f")
-		rm -f "$f"
-		ln -s "$t" "$f"
-	done < <(find "$dst" -type f ! -name 'gocryptfs.*' -print0)
-}
+# Clean volumes: the two gocryptfs 2.3 examples (symlinks restored by
+# prep_example, lib.sh) and one volume per option set, filled through a mount.
 CLEAN=()
 for name in aesgcm xchacha; do
 	d=$EX/gocryptfs-2.3-$name
