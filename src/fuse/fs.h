@@ -19,7 +19,8 @@
 
 struct fs {
 	const struct volume *vol;
-	double timeout; /* entry and attribute timeout, seconds */
+	double timeout;	    /* entry and attribute timeout, seconds */
+	double neg_timeout; /* timeout of a negative entry, seconds */
 	int readonly;
 	int allow_other;
 	int debug;

@@ -409,8 +409,11 @@ static struct inode *parent_of(const struct inode *in)
 }
 
 /* Clock sweep: up to max candidates (not recently used, with a name, no
- * drop pending), at most two turns of the table. */
-static size_t collect(size_t max)
+ * drop pending), at most two turns of the table. Directories only when
+ * dirs is set: dropping a directory's dentry makes the kernel forget its
+ * whole cached subtree at once, far more than the round needs, and a
+ * walk that is still inside it looks every entry up again. */
+static size_t collect(size_t max, int dirs)
 {
 	size_t got = 0;
 	size_t scanned = 0;
@@ -424,7 +427,8 @@ static size_t collect(size_t max)
 			struct inode *p;
 			size_t len;
 
-			if (in->reaped || in->name == NULL || in->parent == 0)
+			if (in->reaped || in->name == NULL || in->parent == 0 ||
+			    (!dirs && in->type == S_IFDIR))
 				continue;
 			if (in->used) {
 				in->used = 0;
@@ -520,8 +524,12 @@ static void reap(size_t target)
 		if (n - target > pending) {
 			size_t want = n - target - pending;
 
-			got = collect(want < BUDGET_BATCH ? want
-							  : BUDGET_BATCH);
+			if (want > BUDGET_BATCH)
+				want = BUDGET_BATCH;
+			got = collect(want, 0);
+			/* a table of directories only */
+			if (got == 0)
+				got = collect(want, 1);
 			for (size_t i = 0; i < got; i++)
 				inval_one(&batch[i]);
 		}

@@ -249,6 +249,20 @@ static void ignore_sigxfsz(void)
 	(void)sigaction(SIGXFSZ, &sa, NULL);
 }
 
+/*
+ * Entry and attribute timeouts, seconds. Without -sharedstorage the mount
+ * owns the cipher directory: every change goes through it and the kernel
+ * updates or drops what it cached (size and times after writes, link
+ * counts, renamed and removed entries, atime after reads), so the caches
+ * only have to expire for changes made behind the mount's back, which
+ * -sharedstorage is for. 30 s instead of gocryptfs's 1 s keeps the entries
+ * a readdirplus returned valid while a program works through a large
+ * tree (find | xargs cat of 18,000 files: one LOOKUP per file less).
+ * Negative entries stay at 1 s, as in gocryptfs.
+ */
+#define CACHE_TIMEOUT 30.0
+#define NEG_TIMEOUT 1.0
+
 static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
@@ -274,7 +288,8 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	}
 	memset(&fs, 0, sizeof(fs));
 	fs.vol = vol;
-	fs.timeout = o->sharedstorage ? 0.0 : 1.0;
+	fs.timeout = o->sharedstorage ? 0.0 : CACHE_TIMEOUT;
+	fs.neg_timeout = o->sharedstorage ? 0.0 : NEG_TIMEOUT;
 	fs.readonly = o->readonly;
 	fs.allow_other = o->allow_other;
 	fs.debug = o->debug;

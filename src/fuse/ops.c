@@ -17,6 +17,13 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	(void)userdata;
 	conn->max_write = MAX_WRITE;
+	/* Every listing as READDIRPLUS, not only the first batch of each
+	 * directory (the kernel's "auto" mode): a program that lists a tree
+	 * and then opens its files (find | xargs cat) finds the entries and
+	 * attributes cached instead of sending a LOOKUP per file. Kept auto
+	 * with -sharedstorage, where nothing is cached. */
+	if (fs.timeout > 0 && (conn->capable & FUSE_CAP_READDIRPLUS))
+		conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
 }
 
 static struct fuse_lowlevel_ops table;

@@ -64,10 +64,10 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		rc = lookup_retry(dir, c.disk, &e);
 	if (rc == 0)
 		inode_name_set(inode_from_ino(e.ino), dir, name);
-	if (rc == -ENOENT && fs.timeout > 0) {
+	if (rc == -ENOENT && fs.neg_timeout > 0) {
 		/* negative entry, cached like gocryptfs */
 		memset(&e, 0, sizeof(e));
-		e.entry_timeout = fs.timeout;
+		e.entry_timeout = fs.neg_timeout;
 		fuse_reply_entry(req, &e);
 		return;
 	}
