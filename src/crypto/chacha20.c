@@ -634,19 +634,27 @@ static CHACHA_INLINE void xor_block(uint8_t *out, const uint8_t *in,
  */
 static CHACHA_INLINE void xor_word(uint8_t *out, const uint8_t *in, uint32_t w)
 {
-	/* all four loads first: out may equal in. Byte by byte, not
-	 * store32_le(out, load32_le(in) ^ w) (one 32-bit load, xor and store,
-	 * ChaCha20 1.1x faster): that form needs BYTEb(LE32(in) ^ w) ==
-	 * in[b] ^ BYTEb(w), a bit fact the solvers here do not prove */
-	uint8_t i0 = in[0];
-	uint8_t i1 = in[1];
-	uint8_t i2 = in[2];
-	uint8_t i3 = in[3];
+	/* load32_le and store32_le written out (gcc merges each into one
+	 * 32-bit access): a function without calls, proved on its own in
+	 * component chacha-word, with the byte lemmas of
+	 * proofs/why3/bytelemmas.mlw that the rest of this file does without.
+	 * The load comes first: out may equal in */
+	uint32_t v = (uint32_t)in[0] + ((uint32_t)in[1] << 8) +
+		     ((uint32_t)in[2] << 16) + ((uint32_t)in[3] << 24);
 
-	out[0] = (uint8_t)(i0 ^ (uint8_t)w);
-	out[1] = (uint8_t)(i1 ^ (uint8_t)(w >> 8));
-	out[2] = (uint8_t)(i2 ^ (uint8_t)(w >> 16));
-	out[3] = (uint8_t)(i3 ^ (uint8_t)(w >> 24));
+	/*@ assert v0: BYTE0(v) == in[0]; */
+	/*@ assert v1: BYTE1(v) == in[1]; */
+	/*@ assert v2: BYTE2(v) == in[2]; */
+	/*@ assert v3: BYTE3(v) == in[3]; */
+	v ^= w;
+	/*@ assert y0: BYTE0(v) == (uint8_t)(\at(in[0], Pre) ^ BYTE0(w)); */
+	/*@ assert y1: BYTE1(v) == (uint8_t)(\at(in[1], Pre) ^ BYTE1(w)); */
+	/*@ assert y2: BYTE2(v) == (uint8_t)(\at(in[2], Pre) ^ BYTE2(w)); */
+	/*@ assert y3: BYTE3(v) == (uint8_t)(\at(in[3], Pre) ^ BYTE3(w)); */
+	out[0] = (uint8_t)v;
+	out[1] = (uint8_t)(v >> 8);
+	out[2] = (uint8_t)(v >> 16);
+	out[3] = (uint8_t)(v >> 24);
 }
 
 /* out[0..63] = in[0..63] ^ the little-endian bytes of w[0..15] */
@@ -921,35 +929,37 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	size_t off = 0;
 
 #ifdef CHACHA_XOR_SPEC
+	/*@ ghost size_t blk = 0; */
 	/*@ loop invariant off: off <= len && off % 64 == 0;
+	    loop invariant blk: off == 64 * blk;
 	    loop invariant ctr: st[12] == CTR(\at(st[12], Pre), off / 64);
-	    loop invariant d0: \forall integer m, j; 0 <= m && 64 * m < off &&
+	    loop invariant d0: \forall integer m, j; 0 <= m < blk &&
 	      0 <= j < 16 ==> out[64 * m + 4 * j] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^ BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
-	        st[14], st[15])));
-	    loop invariant d1: \forall integer m, j; 0 <= m && 64 * m < off &&
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15])));
+	    loop invariant d1: \forall integer m, j; 0 <= m < blk &&
 	      0 <= j < 16 ==> out[64 * m + 4 * j + 1] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^ BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
-	        st[14], st[15])));
-	    loop invariant d2: \forall integer m, j; 0 <= m && 64 * m < off &&
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15])));
+	    loop invariant d2: \forall integer m, j; 0 <= m < blk &&
 	      0 <= j < 16 ==> out[64 * m + 4 * j + 2] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^ BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
-	        st[14], st[15])));
-	    loop invariant d3: \forall integer m, j; 0 <= m && 64 * m < off &&
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15])));
+	    loop invariant d3: \forall integer m, j; 0 <= m < blk &&
 	      0 <= j < 16 ==> out[64 * m + 4 * j + 3] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^ BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m), st[13],
-	        st[14], st[15])));
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15])));
 	    loop invariant todo: \forall integer i; off <= i < len ==>
 	      in[i] == \at(in[i], Pre);
-	    loop assigns off, st[12], out[0 .. len - 1];
+	    loop assigns off, blk, st[12], out[0 .. len - 1];
 	    loop variant len - off;
 	 */
 #else
@@ -959,9 +969,67 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	 */
 #endif
 	while (len - off >= 64) {
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert q: off / 64 == blk; */
+#endif
 		xor_block64(out + off, in + off, st);
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert keep: \forall integer k; 0 <= k < off ==>
+		      out[k] == \at(out[k], LoopCurrent); */
+		/*@ assert n0: \forall integer m, j; m == blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert n1: \forall integer m, j; m == blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert n2: \forall integer m, j; m == blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert n3: \forall integer m, j; m == blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert o0: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert o1: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert o2: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert o3: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+#endif
 		st[12]++;
 		off += 64;
+#ifdef CHACHA_XOR_SPEC
+		/*@ ghost blk++; */
+#endif
 	}
 	if (off < len) {
 		/* the keystream block: the block xor over zeros */
@@ -987,6 +1055,60 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 		 */
 #endif
 		xor_block(out + off, in + off, ks, len - off);
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert t0: \forall integer m, j; m == blk && 0 <= j < 16 &&
+		      64 * m + 4 * j < len ==>
+		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert t1: \forall integer m, j; m == blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 1 < len ==>
+		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert t2: \forall integer m, j; m == blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 2 < len ==>
+		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert t3: \forall integer m, j; m == blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 3 < len ==>
+		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert u0: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert u1: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert u2: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert u3: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+#endif
 		st[12]++;
 		ct_wipe(ks, sizeof(ks));
 	}

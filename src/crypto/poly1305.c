@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Portable Poly1305 in 5 x 26-bit limbs. See poly1305.h.
+ * Portable Poly1305: radix-2^32 block loop, 26-bit limbs between calls.
+ * See poly1305.h.
  * Spec: RFC 8439 section 2.5 (clamp, h = (h + m) * r mod 2^130-5, tag =
  * (h + s) mod 2^128).
  * Depends on: ct.h. Written for Frama-C WP: no __int128, one function per
- * stage (product sums, block loop, freeze, tag) with limb bounds in their
- * contracts (spec/poly1305.acsl: r_ok, h_ok, limbs_ok).
+ * stage (product columns, radix changes, block loop, freeze, tag) with
+ * bounds in their contracts (spec/poly1305.acsl: r_ok, h_ok, limbs_ok).
  * Limb arithmetic is written as x / 2^k and x % 2^k on unsigned values:
  * the compiler emits the same shifts and masks, and the provers see linear
  * arithmetic (no unsigned << at all, so nothing can wrap: proved with
  * -warn-unsigned-overflow).
- * Bounds kept between blocks (h_ok): h[0], h[2..4] < 2^26,
- * h[1] < 2^26 + 2^12; r[i] < 2^26, so 5 * r[i] < 2^29. After adding a
- * message block each limb is < 2^28, every product < 2^57 and every
- * product sum < 5 * 2^57 < 2^60; the carries then leave the bounds above.
+ * Two radixes. Between calls the accumulator is kept in 26-bit limbs
+ * (h_ok: h[0], h[2..4] < 2^26, h[1] < 2^26 + 2^12), which the freeze and
+ * the tag read. The block loop runs in radix 2^32: h as four 32-bit words
+ * plus a small fifth word, r as the four clamped key words. The clamp
+ * leaves r[i] < 2^28 and r[1..3] divisible by 4, so 2^128 * r[i] ==
+ * 5/4 r[i] (mod 2^130-5) folds with the exact multiplier r[i] + r[i] / 4
+ * (< 2^28 + 2^26): 16 + 4 products per block instead of 25, and the
+ * message words enter without any limb split. The carries of a block are
+ * taken in parallel (each column keeps its low word and takes the high
+ * part of the column below), so the words stay above 2^32 between
+ * blocks: the bounds (block loop invariant) are a fixed point, computed
+ * for the worst case and checked by the provers; every column sum stays
+ * below 2^64 (dot5).
  * Constant time: no secret-dependent branch or index; the final
  * reduction selects by multiplying with 0/1.
  */
@@ -30,56 +40,19 @@
 
 /* 2^26, the limb radix: x / P26 is x >> 26, x % P26 is x & 0x3ffffff */
 #define P26 67108864U
-/* 2^32, one tag word */
+/* 2^32, the word radix and one tag word */
 #define W32 UINT64_C(0x100000000)
 
-/* The 26-bit limbs 1..4 of a 128-bit little-endian value from its 32-bit
- * words (limb 0 is t0 % P26): bits disjoint, so + is | */
-/*@ assigns \nothing;
-    ensures value: \result == lo / 67108864 + hi % 1048576 * 64;
-    ensures bound: \result < 67108864;
- */
-static POLY_INLINE uint32_t limb1(uint32_t lo, uint32_t hi)
-{
-	return lo / P26 + hi % 1048576U * 64U;
-}
-
-/*@ assigns \nothing;
-    ensures value: \result == lo / 1048576 + hi % 16384 * 4096;
-    ensures bound: \result < 67108864;
- */
-static POLY_INLINE uint32_t limb2(uint32_t lo, uint32_t hi)
-{
-	return lo / 1048576U + hi % 16384U * 4096U;
-}
-
-/*@ assigns \nothing;
-    ensures value: \result == lo / 16384 + hi % 256 * 262144;
-    ensures bound: \result < 67108864;
- */
-static POLY_INLINE uint32_t limb3(uint32_t lo, uint32_t hi)
-{
-	return lo / 16384U + hi % 256U * 262144U;
-}
-
-/* limb 4 plus the pad bit (2^128 = 2^24 in limb 4) */
-/*@ requires hibit: hibit == 0 || hibit == 0x1000000;
+/* a0 * b0 + ... + a4 * b4, one column of the product h * r in radix 2^32:
+ * a is an accumulator word plus a message word (a0 the word 0, always
+ * times a key word; a4 the small top word), b a key word or its folded
+ * multiple r + r / 4 (0 where the column has no such term) */
+/*@ requires a: a0 < 0x3a0000000 && a1 < 0x2f0000000 &&
+                a2 < 0x2f0000000 && a3 < 0x2f0000000 && a4 < 6;
+    requires b: b0 < 0x10000000 && b1 < 0x14000000 && b2 < 0x14000000 &&
+                b3 < 0x14000000 && b4 < 0x14000000;
     assigns \nothing;
-    ensures value: \result == t3 / 256 + hibit;
-    ensures bound: \result < 0x2000000;
- */
-static POLY_INLINE uint32_t limb4(uint32_t t3, uint32_t hibit)
-{
-	return t3 / 256U + hibit;
-}
-
-/* a0 * b0 + ... + a4 * b4, one column of the product h * r */
-/*@ requires a: a0 < 0x10000000 && a1 < 0x10000000 && a2 < 0x10000000 &&
-                a3 < 0x10000000 && a4 < 0x10000000;
-    requires b: b0 < 0x20000000 && b1 < 0x20000000 && b2 < 0x20000000 &&
-                b3 < 0x20000000 && b4 < 0x20000000;
-    assigns \nothing;
-    ensures bound: \result < 0xa00000000000000;
+    ensures bound: \result < 0xea40000100000000;
  */
 static POLY_INLINE uint64_t dot5(uint64_t a0, uint64_t b0, uint64_t a1,
 				 uint64_t b1, uint64_t a2, uint64_t b2,
@@ -92,83 +65,153 @@ static POLY_INLINE uint64_t dot5(uint64_t a0, uint64_t b0, uint64_t a1,
 	uint64_t p3 = a3 * b3;
 	uint64_t p4 = a4 * b4;
 
-	/*@ assert products: p0 < 0x200000000000000 && p1 < 0x200000000000000 &&
-	                     p2 < 0x200000000000000 && p3 < 0x200000000000000 &&
-	                     p4 < 0x200000000000000;
+	/*@ assert products: p0 < 0x3a00000000000000 &&
+	                     p1 < 0x3ac0000000000000 &&
+	                     p2 < 0x3ac0000000000000 &&
+	                     p3 < 0x3ac0000000000000 && p4 < 0x78000000;
 	 */
 	return p0 + p1 + p2 + p3 + p4;
 }
 
+/* a4 * r0, the column at 2^128: the small top word times key word 0 */
+/*@ requires a: a4 < 6;
+    requires b: r0 < 0x10000000;
+    assigns \nothing;
+    ensures bound: \result < 0x60000000;
+ */
+static POLY_INLINE uint64_t top1(uint64_t a4, uint64_t r0)
+{
+	return a4 * r0;
+}
+
+/* 26-bit limbs (h_ok) to words: w[0..3] < 2^32, w[4] <= 4, same value */
+/*@ requires valid: \valid(w + (0 .. 4)) && \valid_read(h + (0 .. 4));
+    requires sep: \separated(w + (0 .. 4), h + (0 .. 4));
+    requires h_ok: h_ok(h);
+    assigns w[0 .. 4];
+    ensures w: w[0] < 0x100000000 && w[1] < 0x100000000 &&
+               w[2] < 0x100000000 && w[3] < 0x100000000 && w[4] <= 4;
+ */
+static POLY_INLINE void limbs_to_words(uint64_t w[5], const uint32_t h[5])
+{
+	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4];
+	uint64_t t0 = h0 + h1 * P26;
+	uint64_t t1 = t0 / W32 + h2 * 1048576U;
+	uint64_t t2 = t1 / W32 + h3 * 16384U;
+	uint64_t t3 = t2 / W32 + h4 * 256U;
+
+	w[0] = t0 % W32;
+	w[1] = t1 % W32;
+	w[2] = t2 % W32;
+	w[3] = t3 % W32;
+	w[4] = t3 / W32;
+}
+
+/* words (as the block loop leaves them) back to 26-bit limbs, h_ok; a
+ * carry out of 2^130 re-enters limb 0 times 5 */
+/*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(w + (0 .. 4));
+    requires sep: \separated(w + (0 .. 4), h + (0 .. 4));
+    requires w: w[0] < 0x2a0000000 && w[1] < 0x1f0000000 &&
+                w[2] < 0x1f0000000 && w[3] < 0x1f0000000 && w[4] <= 4;
+    assigns h[0 .. 4];
+    ensures h_ok: h_ok(h);
+ */
+static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
+{
+	uint64_t t1 = w[0] / P26 + w[1] * 64U;
+	uint64_t t2 = t1 / P26 + w[2] * 4096U;
+	uint64_t t3 = t2 / P26 + w[3] * 262144U;
+	uint64_t t4 = t3 / P26 + w[4] * 16777216U;
+	uint64_t l0 = w[0] % P26 + t4 / P26 * 5;
+
+	h[0] = (uint32_t)(l0 % P26);
+	h[1] = (uint32_t)(t1 % P26 + l0 / P26);
+	h[2] = (uint32_t)(t2 % P26);
+	h[3] = (uint32_t)(t3 % P26);
+	h[4] = (uint32_t)(t4 % P26);
+}
+
 /*
  * For each full 16-byte block of m[0..len-1] (a tail of len % 16 bytes is
- * ignored): h += block + hibit * 2^104, then h *= r mod 2^130-5, partially
- * reduced. hibit is 1 << 24 (the 2^128 pad bit of a full block) or 0 (the
- * final partial block, already padded). h, r and 5 r stay in locals
- * across blocks (through st->h the compiler would reload them: uint8_t
- * loads may alias anything).
+ * ignored): h += block + hibit * 2^128, then h *= r mod 2^130-5, partially
+ * reduced. hibit is 1 (the pad bit of a full block) or 0 (the final
+ * partial block, already padded). The words of h, r and the folded
+ * multipliers stay in locals across blocks (through st->h the compiler
+ * would reload them: uint8_t loads may alias anything).
+ * Loop invariant (words): h0 < 2.625 * 2^32, h1..h3 < 1.9375 * 2^32,
+ * h4 <= 4; the worst case of a block gives h0 < 0x29cd00001 and
+ * h1..h3 < 0x1ea400001 (columns < 0xea40000100000000).
  */
-/*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(r + (0 .. 4));
+/*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(r + (0 .. 3));
     requires valid_m: \valid_read(m + (0 .. len - 1));
-    requires sep: \separated(h + (0 .. 4), r + (0 .. 4)) &&
+    requires sep: \separated(h + (0 .. 4), r + (0 .. 3)) &&
                   \separated(h + (0 .. 4), m + (0 .. len - 1));
-    requires hibit: hibit == 0 || hibit == 0x1000000;
+    requires hibit: hibit == 0 || hibit == 1;
     requires h_ok: h_ok(h);
     requires r_ok: r_ok(r);
     assigns h[0 .. 4];
     ensures h_ok: h_ok(h);
  */
-static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[5],
+static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 					const uint8_t *m, size_t len,
 					uint32_t hibit)
 {
-	uint64_t r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4];
-	uint64_t s1 = r1 * 5, s2 = r2 * 5, s3 = r3 * 5, s4 = r4 * 5;
-	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4];
+	uint64_t r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+	uint64_t s1 = r1 + r1 / 4, s2 = r2 + r2 / 4, s3 = r3 + r3 / 4;
+	uint64_t w[5];
+	uint64_t h0, h1, h2, h3, h4;
 	size_t off = 0;
 
+	limbs_to_words(w, h);
+	h0 = w[0];
+	h1 = w[1];
+	h2 = w[2];
+	h3 = w[3];
+	h4 = w[4];
 	/*@ loop invariant off: off <= len;
-	    loop invariant h: h0 < 67108864 && h1 < 67108864 + 4096 &&
-	                      h2 < 67108864 && h3 < 67108864 && h4 < 67108864;
+	    loop invariant h0: h0 < 0x2a0000000;
+	    loop invariant h1: h1 < 0x1f0000000;
+	    loop invariant h2: h2 < 0x1f0000000;
+	    loop invariant h3: h3 < 0x1f0000000;
+	    loop invariant h4: h4 <= 4;
 	    loop assigns off, h0, h1, h2, h3, h4;
 	    loop variant len - off;
 	 */
 	while (len - off >= 16) {
-		uint32_t t0 = load32_le(m + off);
-		uint32_t t1 = load32_le(m + off + 4);
-		uint32_t t2 = load32_le(m + off + 8);
-		uint32_t t3 = load32_le(m + off + 12);
-		uint64_t a0 = h0 + t0 % P26;
-		uint64_t a1 = h1 + limb1(t0, t1);
-		uint64_t a2 = h2 + limb2(t1, t2);
-		uint64_t a3 = h3 + limb3(t2, t3);
-		uint64_t a4 = h4 + limb4(t3, hibit);
-		/* schoolbook product, 2^130 folded as 5 */
-		uint64_t d0 = dot5(a0, r0, a1, s4, a2, s3, a3, s2, a4, s1);
-		uint64_t d1 = dot5(a0, r1, a1, r0, a2, s4, a3, s3, a4, s2);
-		uint64_t d2 = dot5(a0, r2, a1, r1, a2, r0, a3, s4, a4, s3);
-		uint64_t d3 = dot5(a0, r3, a1, r2, a2, r1, a3, r0, a4, s4);
-		uint64_t d4 = dot5(a0, r4, a1, r3, a2, r2, a3, r1, a4, r0);
+		uint64_t a0 = h0 + load32_le(m + off);
+		uint64_t a1 = h1 + load32_le(m + off + 4);
+		uint64_t a2 = h2 + load32_le(m + off + 8);
+		uint64_t a3 = h3 + load32_le(m + off + 12);
+		uint64_t a4 = h4 + hibit;
+		/* schoolbook product; a[i] r[j] with i + j >= 4 sits at
+		 * 2^128 2^(32 (i + j - 4)), folded as (r[j] + r[j] / 4) */
+		uint64_t d0 = dot5(a0, r0, a1, s3, a2, s2, a3, s1, a4, 0);
+		uint64_t d1 = dot5(a0, r1, a1, r0, a2, s3, a3, s2, a4, s1);
+		uint64_t d2 = dot5(a0, r2, a1, r1, a2, r0, a3, s3, a4, s2);
+		uint64_t d3 = dot5(a0, r3, a1, r2, a2, r1, a3, r0, a4, s3);
+		uint64_t d4 = top1(a4, r0) + d3 / W32;
+		uint64_t c0 = d0 / W32, c1 = d1 / W32, c2 = d2 / W32;
 
-		/* one carry pass; the top carry re-enters limb 0 times 5 */
-		d1 += d0 / P26;
-		h0 = d0 % P26;
-		d2 += d1 / P26;
-		h1 = d1 % P26;
-		d3 += d2 / P26;
-		h2 = d2 % P26;
-		d4 += d3 / P26;
-		h3 = d3 % P26;
-		h0 += d4 / P26 * 5;
-		h4 = d4 % P26;
-		h1 += h0 / P26;
-		h0 %= P26;
+		/* carries in parallel: each word keeps the low 32 bits of
+		 * its column plus the bits of the column below from 2^32 up;
+		 * from 2^130 up (d4 / 4) they re-enter word 0 times 5 */
+		/*@ assert c: c0 < 0xea400001 && c1 < 0xea400001 &&
+		              c2 < 0xea400001;
+		 */
+		/*@ assert d4: d4 < 0x14a400001 && d4 / 4 < 0x52900001; */
+		h1 = d1 % W32 + c0;
+		h2 = d2 % W32 + c1;
+		h3 = d3 % W32 + c2;
+		h0 = d0 % W32 + d4 / 4 * 5;
+		h4 = d4 % 4;
 		off += 16;
 	}
-	h[0] = (uint32_t)h0;
-	h[1] = (uint32_t)h1;
-	h[2] = (uint32_t)h2;
-	h[3] = (uint32_t)h3;
-	h[4] = (uint32_t)h4;
+	w[0] = h0;
+	w[1] = h1;
+	w[2] = h2;
+	w[3] = h3;
+	w[4] = h4;
+	words_to_limbs(h, w);
 }
 
 /* see poly1305.h */
@@ -182,13 +225,11 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	uint32_t k1 = load32_le(key + 20);
 	uint32_t k2 = load32_le(key + 24);
 	uint32_t k3 = load32_le(key + 28);
-	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, split into 26-bit limbs
-	 * (limb 0 has no clamp bit) */
-	uint32_t r0 = t0 % P26;
-	uint32_t r1 = limb1(t0, t1) & 0x3ffff03U;
-	uint32_t r2 = limb2(t1, t2) & 0x3ffc0ffU;
-	uint32_t r3 = limb3(t2, t3) & 0x3f03fffU;
-	uint32_t r4 = limb4(t3, 0) & 0x00fffffU;
+	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, word by word */
+	uint32_t r0 = t0 & 0x0fffffffU;
+	uint32_t r1 = t1 & 0x0ffffffcU;
+	uint32_t r2 = t2 & 0x0ffffffcU;
+	uint32_t r3 = t3 & 0x0ffffffcU;
 
 	/*@ loop invariant 0 <= i <= 16;
 	    loop assigns i, st->buf[0 .. 15];
@@ -197,15 +238,13 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	for (int i = 0; i < 16; i++)
 		st->buf[i] = 0;
 	st->buflen = 0;
-	/*@ assert r_bounds: r0 <= 0x3ffffff && r1 <= 0x3ffff03 &&
-	                     r2 <= 0x3ffc0ff && r3 <= 0x3f03fff &&
-	                     r4 <= 0x00fffff;
+	/*@ assert r_bounds: r0 <= 0x0fffffff && r1 <= 0x0ffffffc &&
+	                     r2 <= 0x0ffffffc && r3 <= 0x0ffffffc;
 	 */
 	st->r[0] = r0;
 	st->r[1] = r1;
 	st->r[2] = r2;
 	st->r[3] = r3;
-	st->r[4] = r4;
 	st->h[0] = 0;
 	st->h[1] = 0;
 	st->h[2] = 0;
@@ -217,9 +256,8 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	st->s[3] = k3;
 	/*@ assert limbs: st->h[0] == 0 && st->h[1] == 0 && st->h[2] == 0 &&
 	                  st->h[3] == 0 && st->h[4] == 0 &&
-	                  st->r[0] <= 0x3ffffff && st->r[1] <= 0x3ffff03 &&
-	                  st->r[2] <= 0x3ffc0ff && st->r[3] <= 0x3f03fff &&
-	                  st->r[4] <= 0x00fffff;
+	                  st->r[0] <= 0x0fffffff && st->r[1] <= 0x0ffffffc &&
+	                  st->r[2] <= 0x0ffffffc && st->r[3] <= 0x0ffffffc;
 	 */
 }
 
@@ -239,12 +277,12 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 			st->buf[st->buflen++] = m[off++];
 		if (st->buflen < 16)
 			return;
-		poly1305_blocks(st->h, st->r, st->buf, 16, 1U << 24);
+		poly1305_blocks(st->h, st->r, st->buf, 16, 1);
 		st->buflen = 0;
 	}
 	full = (len - off) / 16 * 16;
 	if (full > 0) { /* m may be NULL when len is 0 */
-		poly1305_blocks(st->h, st->r, m + off, full, 1U << 24);
+		poly1305_blocks(st->h, st->r, m + off, full, 1);
 		off += full;
 	}
 	/*@ loop invariant off: off <= len;
@@ -418,19 +456,19 @@ static void wipe_state(struct poly1305 *st)
 {
 #ifdef __FRAMAC__
 	/*@ loop invariant 0 <= i <= 5;
-	    loop assigns i, st->r[0 .. 4], st->h[0 .. 4];
+	    loop assigns i, st->h[0 .. 4];
 	    loop variant 5 - i;
 	 */
-	for (int i = 0; i < 5; i++) {
-		st->r[i] = 0;
+	for (int i = 0; i < 5; i++)
 		st->h[i] = 0;
-	}
 	/*@ loop invariant 0 <= i <= 4;
-	    loop assigns i, st->s[0 .. 3];
+	    loop assigns i, st->r[0 .. 3], st->s[0 .. 3];
 	    loop variant 4 - i;
 	 */
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
+		st->r[i] = 0;
 		st->s[i] = 0;
+	}
 	/*@ loop invariant 0 <= i <= 16;
 	    loop assigns i, st->buf[0 .. 15];
 	    loop variant 16 - i;

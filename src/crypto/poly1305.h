@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Portable Poly1305 (RFC 8439 section 2.5), 5 x 26-bit limbs with 64-bit
- * products so that Frama-C can parse and prove it (no __int128). This is the
- * reference for the faster poly1305_*.c kernels.
+ * Portable Poly1305 (RFC 8439 section 2.5): 32-bit words with 64-bit
+ * products in the block loop, 26-bit limbs between calls, so that Frama-C
+ * can parse and prove it (no __int128). This is the reference for the
+ * faster poly1305_*.c kernels.
  * Depends on: ct.h only.
  * Constant time: no secret-dependent branch or index.
  * Contracts: spec/poly1305.acsl, proved by Frama-C WP (proofs/).
@@ -23,7 +24,7 @@
 
 /* Incremental state. Treat as opaque; wiped by poly1305_final. */
 struct poly1305 {
-	uint32_t r[5];	 /* clamped r in 26-bit limbs */
+	uint32_t r[4];	 /* clamped r, little-endian words (each < 2^28) */
 	uint32_t h[5];	 /* accumulator, limbs < 2^26 (h[1] < 2^26 + 2^12) */
 	uint32_t s[4];	 /* second key half, little-endian words */
 	uint8_t buf[16]; /* pending partial block */
@@ -43,9 +44,9 @@ struct poly1305 {
     ensures buflen: st->buflen == 0;
     ensures limbs: st->h[0] < 67108864 && st->h[1] < 67108864 + 4096 &&
                    st->h[2] < 67108864 && st->h[3] < 67108864 &&
-                   st->h[4] < 67108864 && st->r[0] <= 0x3ffffff &&
-                   st->r[1] <= 0x3ffff03 && st->r[2] <= 0x3ffc0ff &&
-                   st->r[3] <= 0x3f03fff && st->r[4] <= 0x00fffff;
+                   st->h[4] < 67108864 && st->r[0] <= 0x0fffffff &&
+                   st->r[1] <= 0x0ffffffc && st->r[2] <= 0x0ffffffc &&
+                   st->r[3] <= 0x0ffffffc;
     ensures zero: st->h[0] == 0 && st->h[1] == 0 && st->h[2] == 0 &&
                   st->h[3] == 0 && st->h[4] == 0;
     ensures s: st->s[0] == \old(LE32(key[16], key[17], key[18], key[19])) &&
@@ -53,12 +54,10 @@ struct poly1305 {
                st->s[2] == \old(LE32(key[24], key[25], key[26], key[27])) &&
                st->s[3] == \old(LE32(key[28], key[29], key[30], key[31]));
     ensures clamp:
-      \let t0 = \old(LE32(key[0], key[1], key[2], key[3]));
-      \let t1 = \old(LE32(key[4], key[5], key[6], key[7]));
-      \let t2 = \old(LE32(key[8], key[9], key[10], key[11]));
-      \let t3 = \old(LE32(key[12], key[13], key[14], key[15]));
-      st->r[0] == R0(t0) && st->r[1] == R1(t0, t1) &&
-      st->r[2] == R2(t1, t2) && st->r[3] == R3(t2, t3) && st->r[4] == R4(t3);
+      st->r[0] == CLAMP0(\old(LE32(key[0], key[1], key[2], key[3]))) &&
+      st->r[1] == CLAMPW(\old(LE32(key[4], key[5], key[6], key[7]))) &&
+      st->r[2] == CLAMPW(\old(LE32(key[8], key[9], key[10], key[11]))) &&
+      st->r[3] == CLAMPW(\old(LE32(key[12], key[13], key[14], key[15])));
  */
 void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 

@@ -136,48 +136,35 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags)
 	}
 	full = (int)(n / 3);
 	rem = (int)(n % 3);
-#ifdef B64_ROUNDTRIP_WIP
 	/*@ loop invariant 0 <= i <= full;
 	    loop invariant o == 4 * i;
 	    loop invariant groups: \forall integer g; 0 <= g < i ==>
-	      GRP(in[3 * g], in[3 * g + 1], in[3 * g + 2],
-	          VAL(out[4 * g], flags), VAL(out[4 * g + 1], flags),
-	          VAL(out[4 * g + 2], flags), VAL(out[4 * g + 3], flags));
+	      G3(in, out, g, flags);
 	    loop invariant alpha: \forall integer k; 0 <= k < 4 * i ==>
 	      B64_ALPHA(out[k], flags);
 	    loop assigns i, o, out[0 .. 4 * full - 1];
 	    loop variant full - i;
 	 */
-#else
-	/*@ loop invariant 0 <= i <= full;
-	    loop invariant o == 4 * i;
-	    loop assigns i, o, out[0 .. 4 * full - 1];
-	    loop variant full - i;
-	 */
-#endif
 	for (int i = 0; i < full; i++) {
-#if defined(__FRAMAC__) && defined(B64_ROUNDTRIP_WIP)
+#ifdef __FRAMAC__
 	enc_before:; /* proof label, see the asserts below */
 #endif
 		b64_enc_group(out + o, in[3 * i], in[3 * i + 1], in[3 * i + 2],
 			      4, flags);
-#ifdef B64_ROUNDTRIP_WIP
 		/* the helper's frame and its new group, one goal each */
 		/*@ assert frame: \forall integer k; 0 <= k < 4 * i ==>
 		      out[k] == \at(out[k], enc_before); */
 		/*@ assert frame_g: \forall integer g; 0 <= g < i ==>
-		      out[4 * g] == \at(out[4 * g], enc_before) &&
-		      out[4 * g + 1] == \at(out[4 * g + 1], enc_before) &&
-		      out[4 * g + 2] == \at(out[4 * g + 2], enc_before) &&
-		      out[4 * g + 3] == \at(out[4 * g + 3], enc_before); */
-		/*@ assert new_g: GRP(in[3 * i], in[3 * i + 1], in[3 * i + 2],
-		      VAL(out[4 * i], flags), VAL(out[4 * i + 1], flags),
-		      VAL(out[4 * i + 2], flags), VAL(out[4 * i + 3], flags)); */
+		      (G3(in, out, g, flags) <==>
+		       \at(G3(in, out, g, flags), enc_before)); */
+		/*@ assert new_g: G3(in, out, i, flags); */
 		/*@ assert new_a: \forall integer k; 4 * i <= k < 4 * i + 4 ==>
 		      B64_ALPHA(out[k], flags); */
-#endif
 		o += 4;
 	}
+#ifdef __FRAMAC__
+enc_tail:; /* proof label: the tail leaves the full groups alone */
+#endif
 	if (rem == 1) {
 		b64_enc_group(out + o, in[3 * full], 0, 0, 2, flags);
 		o += 2;
@@ -196,6 +183,11 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags)
 		}
 	}
 	out[o] = '\0';
+	/*@ assert tail_frame: \forall integer k; 0 <= k < 4 * full ==>
+	      out[k] == \at(out[k], enc_tail); */
+	/*@ assert tail_groups: \forall integer g; 0 <= g < full ==>
+	      (G3(in, out, g, flags) <==>
+	       \at(G3(in, out, g, flags), enc_tail)); */
 }
 
 int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
@@ -216,6 +208,8 @@ int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 		}
 	}
 	body = n - npad;
+	/*@ assert npad: npad == NPAD(in, len, flags); */
+	/*@ assert body: body == BODY(in, len, flags); */
 	full = body / 4;
 	rem = body % 4;
 	if (rem == 1)
@@ -239,45 +233,61 @@ int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 	}
 
 	/* pass 2: decode; every b64_val below is in 0..63 */
-#ifdef B64_ROUNDTRIP_WIP
 	/*@ loop invariant 0 <= i <= full;
 	    loop invariant o == 3 * i;
 	    loop invariant groups: \forall integer g; 0 <= g < i ==>
-	      GRP(out[3 * g], out[3 * g + 1], out[3 * g + 2],
-	          VAL(in[4 * g], flags), VAL(in[4 * g + 1], flags),
-	          VAL(in[4 * g + 2], flags), VAL(in[4 * g + 3], flags));
+	      G3(out, in, g, flags);
 	    loop assigns i, o, out[0 .. 3 * full - 1];
 	    loop variant full - i;
 	 */
-#else
-	/*@ loop invariant 0 <= i <= full;
-	    loop invariant o == 3 * i;
-	    loop assigns i, o, out[0 .. 3 * full - 1];
-	    loop variant full - i;
-	 */
-#endif
 	for (int i = 0; i < full; i++) {
 		int s0 = b64_val(in[4 * i], flags);
 		int s1 = b64_val(in[4 * i + 1], flags);
 		int s2 = b64_val(in[4 * i + 2], flags);
 		int s3 = b64_val(in[4 * i + 3], flags);
 
+#ifdef __FRAMAC__
+	dec_before:; /* proof label, see the asserts below */
+#endif
 		b64_dec_group(out + o, s0, s1, s2, s3, 3);
+		/* the helper's frame and its new group, one goal each */
+		/*@ assert frame: \forall integer k; 0 <= k < 3 * i ==>
+		      out[k] == \at(out[k], dec_before); */
+		/*@ assert frame_g: \forall integer g; 0 <= g < i ==>
+		      (G3(out, in, g, flags) <==>
+		       \at(G3(out, in, g, flags), dec_before)); */
+		/*@ assert new_g: G3(out, in, i, flags); */
 		o += 3;
 	}
+#ifdef __FRAMAC__
+dec_tail:; /* proof label: the tail leaves the full groups alone */
+#endif
 	if (rem >= 2) {
 		int s0 = b64_val(in[4 * full], flags);
 		int s1 = b64_val(in[4 * full + 1], flags);
 		int s2 = rem == 3 ? b64_val(in[4 * full + 2], flags) : 0;
 
 		b64_dec_group(out + o, s0, s1, s2, 0, rem - 1);
+		/*@ assert tail2: rem == 2 ==> GRP(out[3 * full], 0, 0,
+		      VAL(in[4 * full], flags), VAL(in[4 * full + 1], flags), 0,
+		      0); */
+		/*@ assert tail3: rem == 3 ==>
+		      GRP(out[3 * full], out[3 * full + 1], 0,
+		          VAL(in[4 * full], flags), VAL(in[4 * full + 1], flags),
+		          VAL(in[4 * full + 2], flags), 0); */
 		o += rem - 1;
 	}
+	/*@ assert tail_frame: \forall integer k; 0 <= k < 3 * full ==>
+	      out[k] == \at(out[k], dec_tail); */
+	/*@ assert tail_groups: \forall integer g; 0 <= g < full ==>
+	      (G3(out, in, g, flags) <==>
+	       \at(G3(out, in, g, flags), dec_tail)); */
+	/*@ assert count: o == DEC_N(body); */
 	*outlen = (size_t)o;
 	return 0;
 }
 
-#if defined(__FRAMAC__) && defined(B64_ROUNDTRIP_WIP)
+#ifdef __FRAMAC__
 /* see b64.h: proof only, the round trip through the two contracts */
 int b64_roundtrip_check(uint8_t *out, size_t *outlen, char *buf,
 			const uint8_t *x, size_t n, unsigned flags)
@@ -286,6 +296,7 @@ int b64_roundtrip_check(uint8_t *out, size_t *outlen, char *buf,
 	int rc, full = (int)(n / 3);
 
 	b64_encode(buf, x, n, flags);
+enc_done:; /* proof label: the encoder's groups, read after the decode */
 	/*@ assert pad0: n % 3 == 0 ==> NPAD(buf, len, flags) == 0; */
 	/*@ assert pad1: n % 3 == 1 ==>
 	      NPAD(buf, len, flags) == ((flags & 1) != 0 ? 2 : 0); */
@@ -297,21 +308,45 @@ int b64_roundtrip_check(uint8_t *out, size_t *outlen, char *buf,
 	/*@ assert canonical: CANONICAL(buf, len, flags); */
 	rc = b64_decode(out, n, outlen, buf, len, flags);
 	/*@ assert rc: rc == 0; */
+	/*@ assert x_frame: \forall integer i; 0 <= i < n ==>
+	      x[i] == \at(x[i], enc_done); */
 	/*@ loop invariant 0 <= g <= full;
 	    loop invariant \forall integer i; 0 <= i < 3 * g ==> out[i] == x[i];
 	    loop assigns g;
 	    loop variant full - g;
 	 */
 	for (int g = 0; g < full; g++) {
-		/*@ assert GRP(x[3 * g], x[3 * g + 1], x[3 * g + 2],
+		/*@ assert enc_g: \let j = g; \at(G3(x, buf, j, flags), enc_done);
+		 */
+		/*@ assert dec_g: G3(out, buf, g, flags); */
+		/*@ assert x_g: GRP(x[3 * g], x[3 * g + 1], x[3 * g + 2],
 		      VAL(buf[4 * g], flags), VAL(buf[4 * g + 1], flags),
 		      VAL(buf[4 * g + 2], flags), VAL(buf[4 * g + 3], flags));
 		 */
-		/*@ assert GRP(out[3 * g], out[3 * g + 1], out[3 * g + 2],
+		/*@ assert out_g: GRP(out[3 * g], out[3 * g + 1], out[3 * g + 2],
 		      VAL(buf[4 * g], flags), VAL(buf[4 * g + 1], flags),
 		      VAL(buf[4 * g + 2], flags), VAL(buf[4 * g + 3], flags));
 		 */
+		/*@ assert same_g: out[3 * g] == x[3 * g] &&
+		      out[3 * g + 1] == x[3 * g + 1] &&
+		      out[3 * g + 2] == x[3 * g + 2]; */
 	}
+	/*@ assert tail_f: n % 3 != 0 ==> BODY(buf, len, flags) / 4 == full &&
+	      BODY(buf, len, flags) % 4 == n % 3 + 1; */
+	/*@ assert tail_x1: n % 3 == 1 ==> GRP(x[3 * full], 0, 0,
+	      VAL(buf[4 * full], flags), VAL(buf[4 * full + 1], flags), 0, 0);
+	 */
+	/*@ assert tail_o1: n % 3 == 1 ==> GRP(out[3 * full], 0, 0,
+	      VAL(buf[4 * full], flags), VAL(buf[4 * full + 1], flags), 0, 0);
+	 */
+	/*@ assert tail_x2: n % 3 == 2 ==>
+	      GRP(x[3 * full], x[3 * full + 1], 0, VAL(buf[4 * full], flags),
+	          VAL(buf[4 * full + 1], flags), VAL(buf[4 * full + 2], flags),
+	          0); */
+	/*@ assert tail_o2: n % 3 == 2 ==>
+	      GRP(out[3 * full], out[3 * full + 1], 0,
+	          VAL(buf[4 * full], flags), VAL(buf[4 * full + 1], flags),
+	          VAL(buf[4 * full + 2], flags), 0); */
 	/*@ assert tail0: n % 3 >= 1 ==> out[3 * full] == x[3 * full]; */
 	/*@ assert tail1: n % 3 == 2 ==>
 	      out[3 * full + 1] == x[3 * full + 1]; */

@@ -58,6 +58,20 @@ size_t b64_enc_len(size_t n, unsigned flags);
     requires sep: \separated(out + (0 .. ENC_LEN(n, flags)), in + (0 .. n - 1));
     assigns out[0 .. ENC_LEN(n, flags)];
     ensures nul: out[ENC_LEN(n, flags)] == 0;
+    // level 2 (decode inverts encode): the groups, the tail, the padding
+    ensures groups: \forall integer g; 0 <= g < n / 3 ==>
+      G3(in, out, g, flags);
+    ensures tail1: n % 3 == 1 ==>
+      GRP(in[3 * (n / 3)], 0, 0, VAL(out[4 * (n / 3)], flags),
+          VAL(out[4 * (n / 3) + 1], flags), 0, 0);
+    ensures tail2: n % 3 == 2 ==>
+      GRP(in[3 * (n / 3)], in[3 * (n / 3) + 1], 0,
+          VAL(out[4 * (n / 3)], flags), VAL(out[4 * (n / 3) + 1], flags),
+          VAL(out[4 * (n / 3) + 2], flags), 0);
+    ensures pad: (flags & 1) != 0 ==> \forall integer k;
+      ENC_BODY(n) <= k < ENC_LEN(n, flags) ==> out[k] == '=';
+    ensures alpha: \forall integer k; 0 <= k < ENC_BODY(n) ==>
+      B64_ALPHA(out[k], flags);
  */
 void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
 
@@ -81,42 +95,11 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
                     \result == -ERANGE;
     ensures outlen: \result == 0 ==> *outlen <= cap;
     ensures untouched: \result != 0 ==> *outlen == \old(*outlen);
- */
-int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
-	       size_t len, unsigned flags);
-
-#if defined(__FRAMAC__) && defined(B64_ROUNDTRIP_WIP)
-/*
- * Level 2, decode inverts encode: work in progress, proved only by the
- * non-gating component b64-roundtrip (proofs/README.md says what is open).
- * These declarations add clauses to the contracts above (ACSL merges the
- * contracts of a function's declarations).
- */
-/*@ ensures groups: \forall integer g; 0 <= g < n / 3 ==>
-      GRP(in[3 * g], in[3 * g + 1], in[3 * g + 2],
-          VAL(out[4 * g], flags), VAL(out[4 * g + 1], flags),
-          VAL(out[4 * g + 2], flags), VAL(out[4 * g + 3], flags));
-    ensures tail1: n % 3 == 1 ==>
-      GRP(in[3 * (n / 3)], 0, 0, VAL(out[4 * (n / 3)], flags),
-          VAL(out[4 * (n / 3) + 1], flags), 0, 0);
-    ensures tail2: n % 3 == 2 ==>
-      GRP(in[3 * (n / 3)], in[3 * (n / 3) + 1], 0,
-          VAL(out[4 * (n / 3)], flags), VAL(out[4 * (n / 3) + 1], flags),
-          VAL(out[4 * (n / 3) + 2], flags), 0);
-    ensures pad: (flags & 1) != 0 ==> \forall integer k;
-      ENC_BODY(n) <= k < ENC_LEN(n, flags) ==> out[k] == '=';
-    ensures alpha: \forall integer k; 0 <= k < ENC_BODY(n) ==>
-      B64_ALPHA(out[k], flags);
- */
-void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
-
-/*@ ensures count: \result == 0 ==>
+    // level 2: the byte count, the groups and the tail of what it accepts
+    ensures count: \result == 0 ==>
       *outlen == DEC_N(BODY(in, len, flags));
     ensures groups: \result == 0 ==> \forall integer g;
-      0 <= g < BODY(in, len, flags) / 4 ==>
-      GRP(out[3 * g], out[3 * g + 1], out[3 * g + 2],
-          VAL(in[4 * g], flags), VAL(in[4 * g + 1], flags),
-          VAL(in[4 * g + 2], flags), VAL(in[4 * g + 3], flags));
+      0 <= g < BODY(in, len, flags) / 4 ==> G3(out, in, g, flags);
     ensures tail: \result == 0 ==> \let f = BODY(in, len, flags) / 4;
       (BODY(in, len, flags) % 4 == 2 ==>
         GRP(out[3 * f], 0, 0, VAL(in[4 * f], flags),
@@ -132,6 +115,7 @@ void b64_encode(char *out, const uint8_t *in, size_t n, unsigned flags);
 int b64_decode(uint8_t *out, size_t cap, size_t *outlen, const char *in,
 	       size_t len, unsigned flags);
 
+#ifdef __FRAMAC__
 /*
  * Proof only (never built): encodes x[0..n-1] into buf, decodes buf into
  * out; the contract says the round trip succeeds and gives back exactly x.
