@@ -19,7 +19,10 @@
  * when it has one (AVX2): the same overlap with Poly1305 over the
  * ciphertext, decrypting into a stack buffer that is copied to m only
  * after the tag check (and wiped).
- * Depends on: dispatch.h, kernels.h, ct.h.
+ * Without a vector Poly1305 (portable and SSSE3 levels) the MAC is the
+ * proved Poly1305 of poly1305.c, the faster scalar one since its radix-2^32
+ * block loop; poly1305_fast (poly1305_64.c, poly1305_avx2.c) otherwise.
+ * Depends on: dispatch.h, kernels.h, poly1305.h, ct.h.
  * Constant time: yes (ct_compare; no secret-dependent branch).
  */
 #include "crypto/aead_fast.h"
@@ -29,6 +32,7 @@
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/kernels.h"
+#include "crypto/poly1305.h"
 
 #define FIRST_MAX (64 * 16)
 /* longest open that goes through the stitched open body (one gocryptfs
@@ -53,26 +57,53 @@ static size_t first_len(const struct dispatch_choice *ch, size_t len)
 	return len < room ? len : room;
 }
 
-static void mac_start(const struct dispatch_choice *ch,
-		      struct poly1305_fast *mac, const uint8_t otk[32],
-		      const uint8_t *ad, size_t adlen)
+/*
+ * The MAC state. Without a vector Poly1305 (portable and SSSE3 levels) the
+ * generic path uses the proved Poly1305 of poly1305.c, whose radix-2^32
+ * block loop is also the faster scalar one here; the AVX2 paths (vector
+ * Poly1305, stitched seal and open bodies) use poly1305_fast.
+ */
+struct mac {
+	int proved;
+	struct poly1305 p;
+	struct poly1305_fast f;
+};
+
+static void mac_update(struct mac *mac, const uint8_t *m, size_t len)
 {
-	poly1305_fast_init(mac, otk);
-	poly1305_fast_use(mac, ch->poly_blocks);
-	poly1305_fast_update(mac, ad, adlen);
-	poly1305_fast_update(mac, zeros16, (16 - adlen % 16) % 16);
+	if (mac->proved)
+		poly1305_update(&mac->p, m, len);
+	else
+		poly1305_fast_update(&mac->f, m, len);
 }
 
-static void mac_finish(struct poly1305_fast *mac, uint8_t tag[16], size_t adlen,
+static void mac_start(const struct dispatch_choice *ch, struct mac *mac,
+		      const uint8_t otk[32], const uint8_t *ad, size_t adlen)
+{
+	mac->proved = ch->poly_blocks == NULL && ch->stitched == NULL;
+	if (mac->proved) {
+		poly1305_init(&mac->p, otk);
+	} else {
+		poly1305_fast_init(&mac->f, otk);
+		poly1305_fast_use(&mac->f, ch->poly_blocks);
+	}
+	mac_update(mac, ad, adlen);
+	mac_update(mac, zeros16, (16 - adlen % 16) % 16);
+}
+
+static void mac_finish(struct mac *mac, uint8_t tag[16], size_t adlen,
 		       size_t len)
 {
 	uint8_t lens[16];
 
-	poly1305_fast_update(mac, zeros16, (16 - len % 16) % 16);
+	mac_update(mac, zeros16, (16 - len % 16) % 16);
 	store64_le(lens, (uint64_t)adlen);
 	store64_le(lens + 8, (uint64_t)len);
-	poly1305_fast_update(mac, lens, 16);
-	poly1305_fast_final(mac, tag);
+	mac_update(mac, lens, 16);
+	if (mac->proved)
+		poly1305_final(&mac->p, tag);
+	else
+		poly1305_fast_final(&mac->f, tag);
 }
 
 /* see aead_fast.h */
@@ -82,12 +113,13 @@ void chachapoly_seal_fast(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 {
 	const struct dispatch_choice *ch = dispatch_current();
 	uint8_t buf[FIRST_MAX];
-	struct poly1305_fast mac;
+	struct mac mac = { .proved = 0 };
 	size_t fl = first_len(ch, len);
 	uint32_t next;
 
 	if (ch->body != NULL && len >= 64 * (size_t)ch->kernel->blocks) {
-		ch->body(c, m, len, ad, adlen, key, nonce, &mac);
+		ch->body(c, m, len, ad, adlen, key, nonce, &mac.f);
+		mac.proved = 0;
 		mac_finish(&mac, tag, adlen, len);
 		return;
 	}
@@ -99,16 +131,16 @@ void chachapoly_seal_fast(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 		memcpy(c, buf + 64, fl);
 	mac_start(ch, &mac, buf, ad, adlen);
 	if (ch->stitched != NULL) {
-		/* fl is 0 or a whole number of blocks: mac.buflen stays 0 */
-		poly1305_fast_update(&mac, c, fl);
+		/* fl is 0 or a whole number of blocks: mac.f.buflen stays 0 */
+		poly1305_fast_update(&mac.f, c, fl);
 		if (len > fl)
 			ch->stitched(c + fl, m + fl, len - fl, key, next, nonce,
-				     &mac);
+				     &mac.f);
 	} else {
 		if (len > fl)
 			ch->chacha20(c + fl, m + fl, len - fl, key, next,
 				     nonce);
-		poly1305_fast_update(&mac, c, len);
+		mac_update(&mac, c, len);
 	}
 	mac_finish(&mac, tag, adlen, len);
 	ct_wipe(buf, 64 + fl);
@@ -126,10 +158,11 @@ static int open_stitched(const struct dispatch_choice *ch, uint8_t *m,
 			 const uint8_t nonce[12])
 {
 	uint8_t want[16], tmp[OPEN_MAX];
-	struct poly1305_fast mac;
+	struct mac mac = { .proved = 0 };
 	int rc = -1;
 
-	ch->open_body(tmp, c, len, ad, adlen, key, nonce, &mac);
+	ch->open_body(tmp, c, len, ad, adlen, key, nonce, &mac.f);
+	mac.proved = 0;
 	mac_finish(&mac, want, adlen, len);
 	if (ct_compare(want, tag, 16) == 0) {
 		memcpy(m, tmp, len);
@@ -147,7 +180,7 @@ int chachapoly_open_fast(uint8_t *m, const uint8_t *c, size_t len,
 {
 	const struct dispatch_choice *ch = dispatch_current();
 	uint8_t want[16], ks[FIRST_MAX];
-	struct poly1305_fast mac;
+	struct mac mac = { .proved = 0 };
 	size_t fl = first_len(ch, len);
 	uint32_t next;
 	int rc = -1;
@@ -158,7 +191,7 @@ int chachapoly_open_fast(uint8_t *m, const uint8_t *c, size_t len,
 	memset(ks, 0, 64 + fl);
 	next = ch->chacha20(ks, ks, 64 + fl, key, 0, nonce);
 	mac_start(ch, &mac, ks, ad, adlen);
-	poly1305_fast_update(&mac, c, len);
+	mac_update(&mac, c, len);
 	mac_finish(&mac, want, adlen, len);
 	if (ct_compare(want, tag, 16) == 0) {
 		for (size_t i = 0; i < fl; i++)

@@ -102,8 +102,8 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 */
 	choice.poly_blocks =
 		k->level >= DISPATCH_AVX2 ? poly1305_avx2_get() : NULL;
-	choice.poly1305 =
-		choice.poly_blocks != NULL ? "poly1305-avx2" : "poly1305-64";
+	choice.poly1305 = choice.poly_blocks != NULL ? "poly1305-avx2"
+						     : "poly1305-portable";
 }
 
 /* CPU_* bits above a level: what VCRYPTFS_IMPL=<level> hides */
