@@ -977,49 +977,57 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 		/*@ assert keep: \forall integer k; 0 <= k < off ==>
 		      out[k] == \at(out[k], LoopCurrent); */
 		/*@ assert n0: \forall integer m, j; m == blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
 		      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert n1: \forall integer m, j; m == blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
 		      BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert n2: \forall integer m, j; m == blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
 		      BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert n3: \forall integer m, j; m == blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 		      BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert o0: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
 		      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert o1: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
 		      BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert o2: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
 		      BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert o3: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 		      BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
@@ -1028,9 +1036,79 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 		st[12]++;
 		off += 64;
 #ifdef CHACHA_XOR_SPEC
+		/*@ assert e0: \forall integer m, j;
+		      0 <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert e1: \forall integer m, j;
+		      0 <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert e2: \forall integer m, j;
+		      0 <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert e3: \forall integer m, j;
+		      0 <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
 		/*@ ghost blk++; */
 #endif
 	}
+#ifdef CHACHA_XOR_SPEC
+	/*@ assert c2: st[12] == CTR(\at(st[12], Pre), blk); */
+	/*@ assert w0: \forall integer m, j;
+	      off < len || (0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j < len) ==>
+	      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+	      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert w1: \forall integer m, j;
+	      off < len || (0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 1 < len) ==>
+	      out[64 * m + 4 * j + 1] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+	      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert w2: \forall integer m, j;
+	      off < len || (0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 2 < len) ==>
+	      out[64 * m + 4 * j + 2] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+	      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert w3: \forall integer m, j;
+	      off < len || (0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 3 < len) ==>
+	      out[64 * m + 4 * j + 3] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+	      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+#endif
 	if (off < len) {
 		/* the keystream block: the block xor over zeros */
 		uint8_t ks[64] = { 0 };
@@ -1056,54 +1134,106 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 #endif
 		xor_block(out + off, in + off, ks, len - off);
 #ifdef CHACHA_XOR_SPEC
+		/*@ assert ta0: \forall integer j; 0 <= j < 16 &&
+		      off + 4 * j + 0 < len ==> \let k = off + 4 * j + 0;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 0]); */
+		/*@ assert ta1: \forall integer j; 0 <= j < 16 &&
+		      off + 4 * j + 1 < len ==> \let k = off + 4 * j + 1;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 1]); */
+		/*@ assert ta2: \forall integer j; 0 <= j < 16 &&
+		      off + 4 * j + 2 < len ==> \let k = off + 4 * j + 2;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 2]); */
+		/*@ assert ta3: \forall integer j; 0 <= j < 16 &&
+		      off + 4 * j + 3 < len ==> \let k = off + 4 * j + 3;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 3]); */
 		/*@ assert t0: \forall integer m, j; m == blk && 0 <= j < 16 &&
 		      64 * m + 4 * j < len ==>
-		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
 		      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert t1: \forall integer m, j; m == blk && 0 <= j < 16 &&
 		      64 * m + 4 * j + 1 < len ==>
-		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
 		      BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert t2: \forall integer m, j; m == blk && 0 <= j < 16 &&
 		      64 * m + 4 * j + 2 < len ==>
-		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
 		      BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert t3: \forall integer m, j; m == blk && 0 <= j < 16 &&
 		      64 * m + 4 * j + 3 < len ==>
-		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 		      BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u0: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
 		      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u1: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 1] == (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
 		      BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u2: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 2] == (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
 		      BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u3: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
-		      out[64 * m + 4 * j + 3] == (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert v0: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+		      64 * m + 4 * j < len ==>
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert v1: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+		      64 * m + 4 * j + 1 < len ==>
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert v2: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+		      64 * m + 4 * j + 2 < len ==>
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert v3: \forall integer m, j; 0 <= m && 0 <= j < 16 &&
+		      64 * m + 4 * j + 3 < len ==>
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 		      BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
