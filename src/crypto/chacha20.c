@@ -1032,6 +1032,38 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
+		/*@ assert p0: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert p1: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert p2: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert p3: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
 #endif
 		st[12]++;
 		off += 64;
@@ -1074,16 +1106,16 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 #ifdef CHACHA_XOR_SPEC
 	/*@ assert c2: st[12] == CTR(\at(st[12], Pre), blk); */
 	/*@ assert w0: \forall integer m, j;
-	      off < len || (0 <= m && 0 <= j < 16 &&
-	      64 * m + 4 * j < len) ==>
+	      off >= len && 0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j < len ==>
 	      out[64 * m + 4 * j] == (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
 	      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 	/*@ assert w1: \forall integer m, j;
-	      off < len || (0 <= m && 0 <= j < 16 &&
-	      64 * m + 4 * j + 1 < len) ==>
+	      off >= len && 0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 1 < len ==>
 	      out[64 * m + 4 * j + 1] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
 	      BYTE1(BLOCK(j,
@@ -1091,8 +1123,8 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 	/*@ assert w2: \forall integer m, j;
-	      off < len || (0 <= m && 0 <= j < 16 &&
-	      64 * m + 4 * j + 2 < len) ==>
+	      off >= len && 0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 2 < len ==>
 	      out[64 * m + 4 * j + 2] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
 	      BYTE2(BLOCK(j,
@@ -1100,8 +1132,8 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 	/*@ assert w3: \forall integer m, j;
-	      off < len || (0 <= m && 0 <= j < 16 &&
-	      64 * m + 4 * j + 3 < len) ==>
+	      off >= len && 0 <= m && 0 <= j < 16 &&
+	      64 * m + 4 * j + 3 < len ==>
 	      out[64 * m + 4 * j + 3] ==
 	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 	      BYTE3(BLOCK(j,
@@ -1134,6 +1166,42 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 #endif
 		xor_block(out + off, in + off, ks, len - off);
 #ifdef CHACHA_XOR_SPEC
+		/*@ assert kb0: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j] == BYTE0(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert kb1: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 1] == BYTE1(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert kb2: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 2] == BYTE2(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert kb3: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 3] == BYTE3(BLOCK(j, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+		        st[10], st[11], st[12], st[13], st[14], st[15]));
+		 */
+		/*@ assert kc0: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j] == BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
+	        st[13], st[14], st[15])); */
+		/*@ assert kc1: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 1] == BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
+	        st[13], st[14], st[15])); */
+		/*@ assert kc2: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 2] == BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
+	        st[13], st[14], st[15])); */
+		/*@ assert kc3: \forall integer j; 0 <= j < 16 ==>
+		      ks[4 * j + 3] == BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
+	        st[13], st[14], st[15])); */
 		/*@ assert ta0: \forall integer j; 0 <= j < 16 &&
 		      off + 4 * j + 0 < len ==> \let k = off + 4 * j + 0;
 		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 0]); */
@@ -1146,37 +1214,37 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 		/*@ assert ta3: \forall integer j; 0 <= j < 16 &&
 		      off + 4 * j + 3 < len ==> \let k = off + 4 * j + 3;
 		      out[k] == (uint8_t)(\at(in[k], Pre) ^ ks[4 * j + 3]); */
-		/*@ assert t0: \forall integer m, j; m == blk && 0 <= j < 16 &&
-		      64 * m + 4 * j < len ==>
-		      out[64 * m + 4 * j] ==
-		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		/*@ assert t0: \forall integer j;
+		      0 <= j < 16 && off + 4 * j < len ==>
+		      \let k = off + 4 * j;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^
 		      BYTE0(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
 	        st[13], st[14], st[15]))); */
-		/*@ assert t1: \forall integer m, j; m == blk && 0 <= j < 16 &&
-		      64 * m + 4 * j + 1 < len ==>
-		      out[64 * m + 4 * j + 1] ==
-		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		/*@ assert t1: \forall integer j;
+		      0 <= j < 16 && off + 4 * j + 1 < len ==>
+		      \let k = off + 4 * j + 1;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^
 		      BYTE1(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
 	        st[13], st[14], st[15]))); */
-		/*@ assert t2: \forall integer m, j; m == blk && 0 <= j < 16 &&
-		      64 * m + 4 * j + 2 < len ==>
-		      out[64 * m + 4 * j + 2] ==
-		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		/*@ assert t2: \forall integer j;
+		      0 <= j < 16 && off + 4 * j + 2 < len ==>
+		      \let k = off + 4 * j + 2;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^
 		      BYTE2(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
 	        st[13], st[14], st[15]))); */
-		/*@ assert t3: \forall integer m, j; m == blk && 0 <= j < 16 &&
-		      64 * m + 4 * j + 3 < len ==>
-		      out[64 * m + 4 * j + 3] ==
-		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		/*@ assert t3: \forall integer j;
+		      0 <= j < 16 && off + 4 * j + 3 < len ==>
+		      \let k = off + 4 * j + 3;
+		      out[k] == (uint8_t)(\at(in[k], Pre) ^
 		      BYTE3(BLOCK(j,
 	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
-	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), blk),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u0: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
 		      out[64 * m + 4 * j] ==
@@ -1200,6 +1268,42 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
 	        st[13], st[14], st[15]))); */
 		/*@ assert u3: \forall integer m, j; 0 <= m < blk && 0 <= j < 16 ==>
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert r0: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 &&
+		      64 * m + 4 * j < len ==>
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert r1: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 1 < len ==>
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert r2: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 2 < len ==>
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert r3: \forall integer m, j;
+		      blk <= m <= blk && 0 <= j < 16 &&
+		      64 * m + 4 * j + 3 < len ==>
 		      out[64 * m + 4 * j + 3] ==
 		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
 		      BYTE3(BLOCK(j,
@@ -1241,7 +1345,154 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 #endif
 		st[12]++;
 		ct_wipe(ks, sizeof(ks));
+#ifdef CHACHA_XOR_SPEC
+		/*@ assert x0: \forall integer m, j;
+		      0 <= m && 0 <= j < 16 && 64 * m + 4 * j < len ==>
+		      out[64 * m + 4 * j] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+		      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert x1: \forall integer m, j;
+		      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 1 < len ==>
+		      out[64 * m + 4 * j + 1] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+		      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert x2: \forall integer m, j;
+		      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 2 < len ==>
+		      out[64 * m + 4 * j + 2] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+		      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+		/*@ assert x3: \forall integer m, j;
+		      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 3 < len ==>
+		      out[64 * m + 4 * j + 3] ==
+		        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+		      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+#endif
 	}
+#ifdef CHACHA_XOR_SPEC
+	/*@ assert fr: st[0] == \at(st[0], Pre)
+	      && st[1] == \at(st[1], Pre)
+	      && st[2] == \at(st[2], Pre)
+	      && st[3] == \at(st[3], Pre)
+	      && st[4] == \at(st[4], Pre)
+	      && st[5] == \at(st[5], Pre)
+	      && st[6] == \at(st[6], Pre)
+	      && st[7] == \at(st[7], Pre)
+	      && st[8] == \at(st[8], Pre)
+	      && st[9] == \at(st[9], Pre)
+	      && st[10] == \at(st[10], Pre)
+	      && st[11] == \at(st[11], Pre)
+	      && st[13] == \at(st[13], Pre)
+	      && st[14] == \at(st[14], Pre)
+	      && st[15] == \at(st[15], Pre); */
+	/*@ assert fa0: off < len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j < len ==>
+	      out[64 * m + 4 * j] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+	      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fa1: off < len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 1 < len ==>
+	      out[64 * m + 4 * j + 1] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+	      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fa2: off < len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 2 < len ==>
+	      out[64 * m + 4 * j + 2] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+	      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fa3: off < len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 3 < len ==>
+	      out[64 * m + 4 * j + 3] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+	      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fb0: off >= len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j < len ==>
+	      out[64 * m + 4 * j] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+	      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fb1: off >= len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 1 < len ==>
+	      out[64 * m + 4 * j + 1] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+	      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fb2: off >= len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 2 < len ==>
+	      out[64 * m + 4 * j + 2] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+	      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert fb3: off >= len ==> \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 3 < len ==>
+	      out[64 * m + 4 * j + 3] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+	      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert f0: \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j < len ==>
+	      out[64 * m + 4 * j] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j], Pre) ^
+	      BYTE0(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert f1: \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 1 < len ==>
+	      out[64 * m + 4 * j + 1] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 1], Pre) ^
+	      BYTE1(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert f2: \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 2 < len ==>
+	      out[64 * m + 4 * j + 2] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 2], Pre) ^
+	      BYTE2(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+	/*@ assert f3: \forall integer m, j;
+	      0 <= m && 0 <= j < 16 && 64 * m + 4 * j + 3 < len ==>
+	      out[64 * m + 4 * j + 3] ==
+	        (uint8_t)(\at(in[64 * m + 4 * j + 3], Pre) ^
+	      BYTE3(BLOCK(j,
+	        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+	        st[8], st[9], st[10], st[11], CTR(\at(st[12], Pre), m),
+	        st[13], st[14], st[15]))); */
+#endif
 }
 
 /* see chacha20.h */
