@@ -736,19 +736,19 @@ static CHACHA_INLINE void xor_words(uint8_t *out, const uint8_t *in,
                        \separated(out + (0 .. 63), in + (0 .. 63));
     requires sep: \separated(out + (0 .. 63), st + (0 .. 15));
     assigns out[0 .. 63];
-    ensures k0: \forall integer j; 0 <= j < 16 ==>
+    ensures ks0: \forall integer j; 0 <= j < 16 ==>
       out[4 * j] == (uint8_t)(\old(in[4 * j]) ^ BYTE0(BLOCK(j,
 		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
-    ensures k1: \forall integer j; 0 <= j < 16 ==>
+    ensures ks1: \forall integer j; 0 <= j < 16 ==>
       out[4 * j + 1] == (uint8_t)(\old(in[4 * j + 1]) ^ BYTE1(BLOCK(j,
 		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
-    ensures k2: \forall integer j; 0 <= j < 16 ==>
+    ensures ks2: \forall integer j; 0 <= j < 16 ==>
       out[4 * j + 2] == (uint8_t)(\old(in[4 * j + 2]) ^ BYTE2(BLOCK(j,
 		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));
-    ensures k3: \forall integer j; 0 <= j < 16 ==>
+    ensures ks3: \forall integer j; 0 <= j < 16 ==>
       out[4 * j + 3] == (uint8_t)(\old(in[4 * j + 3]) ^ BYTE3(BLOCK(j,
 		st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
 		st[8], st[9], st[10], st[11], st[12], st[13], st[14], st[15])));

@@ -158,9 +158,9 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
  * out may equal in (in place); otherwise the buffers must not overlap.
  * len may be 0. Returns the counter of the next unused block
  * (counter + ceil(len / 64), mod 2^32). No alignment needed.
- * Functional contract (CHACHA_XOR_SPEC, prove-wip): byte i = 64 m + 4 j + b
- * of out is byte i of in xor byte b (clause xb) of word j of ChaCha20 block
- * counter + m (mod 2^32: CTR in spec/chacha.acsl).
+ * Functional contract (CHACHA_XOR_SPEC, set by the gate components chacha
+ * and chacha-xor): byte i = 64 m + 4 j + b of out is byte i of in xor byte
+ * b (clause xb) of word j of ChaCha20 block counter + m (mod 2^32: CTR).
  */
 #ifdef CHACHA_XOR_SPEC
 /*@ requires valid_out: \valid(out + (0 .. len - 1));
