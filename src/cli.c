@@ -71,6 +71,7 @@ static const struct opt cli_opts[] = {
 	{ "zerokey", K_BOOL, F(zerokey) },
 	{ "notifypid", K_INT, F(notifypid) },
 	{ "sharedstorage", K_BOOL, F(sharedstorage) },
+	{ "nouring", K_BOOL, F(nouring) },
 	{ "badname", K_STR, F(badname) },
 	{ "nofail", K_IGN_BOOL, 0 },
 	{ "forcedecode", K_IGN_BOOL, 0 },

@@ -31,7 +31,7 @@ struct cli_args {
 	/* mounting */
 	int ro, rw, allow_other, nonempty, fg, nosyslog, noprealloc;
 	int dev, nodev, suid, nosuid, exec, noexec, fusedebug, zerokey;
-	int sharedstorage;
+	int sharedstorage, nouring;
 	long notifypid;
 	const char *ko, *fsname, *badname;
 	/* several actions */

@@ -43,7 +43,7 @@ static void usage_long(FILE *f)
 		"-deterministic-names\n"
 		"  -longnamemax N (62..255) -scryptn N (10..21) -hkdf -raw64\n"
 		"Mount options: -ro -rw -allow_other -nonempty -fg -nosyslog "
-		"-noprealloc\n"
+		"-noprealloc -nouring\n"
 		"  -dev -nodev -suid -nosuid -exec -noexec -ko OPTS -fsname "
 		"NAME\n"
 		"  -fusedebug -zerokey -notifypid PID -sharedstorage -badname "
@@ -190,6 +190,7 @@ static int do_mount(const struct cli_args *a)
 	o.debug = a->debug;
 	o.quiet = a->quiet;
 	o.noprealloc = a->noprealloc;
+	o.nouring = a->nouring;
 	o.notifypid = (int)a->notifypid;
 	o.ko = a->ko;
 	o.fsname = a->fsname;

@@ -21,6 +21,7 @@ struct mount_opts {
 	int debug;		/* -d */
 	int quiet;		/* -q */
 	int noprealloc;		/* -noprealloc */
+	int nouring;		/* -nouring: never FUSE over io_uring */
 	int notifypid;		/* -notifypid, 0 if none */
 	const char *ko;		/* -ko kernel options, or NULL */
 	const char *fsname;	/* -fsname, or NULL (default: cipherdir) */

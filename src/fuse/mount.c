@@ -24,6 +24,7 @@
 #include "crypto/ct.h"
 #include "exitcodes.h"
 #include "fuse/fs.h"
+#include "fuse/uring.h"
 #include "mount.h"
 #include "sys/sys.h"
 
@@ -314,6 +315,8 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
 	}
+	if (uring_install(session, !o->nouring) != 0)
+		fs_log("io_uring hooks refused by libfuse: using /dev/fuse");
 	/* A write past RLIMIT_FSIZE must fail with EFBIG, never kill the
 	 * daemon: rw.c checks the limit first, this is the backstop. */
 	ignore_sigxfsz();
@@ -343,6 +346,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	if (nofile > 0 && inode_budget_start(inval_entry, nofile) != 0)
 		fs_log("no descriptor budget: large trees may hit EMFILE");
 	(void)fuse_session_loop_mt(session, &lc);
+	uring_stop();
 	pthread_kill(sigth, SIGUSR2);
 	pthread_join(sigth, NULL);
 	if (got_signal)

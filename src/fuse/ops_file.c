@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fuse/fs.h"
+#include "fuse/uring.h"
 #include "sys/sys.h"
 
 /* Flags for the backing open: read-write, no append or direct I/O. */
@@ -120,9 +121,12 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct inode *in = inode_from_ino(ino);
-	char *buf = fs_read_buf(size > 0 ? size : 1);
+	/* with io_uring, decrypt straight into the ring's reply buffer */
+	char *buf = uring_reply_buf(size);
 	ssize_t n;
 
+	if (buf == NULL)
+		buf = fs_read_buf(size > 0 ? size : 1);
 	if (buf == NULL) {
 		fuse_reply_err(req, ENOMEM);
 		return;

@@ -115,13 +115,15 @@ static const char *mount_dir;
 
 /* An error of the writer: 0 when the mount went away (exit quietly). A
  * request in flight when the daemon dies may also fail with EIO: then the
- * mount itself must be gone (statfs fails with ENOTCONN). */
+ * mount itself must be gone (statfs fails with ENOTCONN). Under FUSE over
+ * io_uring, a request whose ring dies with the daemon ends with
+ * ECANCELED, possibly before the connection itself is torn down. */
 static int stopped(const char *what, const char *name)
 {
 	int e = errno;
 	struct statvfs sv;
 
-	if (e == ENOTCONN || e == ECONNABORTED ||
+	if (e == ENOTCONN || e == ECONNABORTED || e == ECANCELED ||
 	    (statvfs(mount_dir, &sv) != 0 &&
 	     (errno == ENOTCONN || errno == ECONNABORTED))) {
 		printf("crashw: stopped by %s at %s %s after %lu writes, "
