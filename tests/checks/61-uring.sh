@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# group: uring: FUSE over io_uring (src/fuse/uring.c). The fuse module
+# serves it only with its parameter enable_uring=Y (Linux 6.14+), off by
+# default; this group turns it on (as root) and puts the old value back at
+# exit. Then:
+#   1. a mount made by the real command line really uses it: the daemon
+#      holds one io_uring per possible CPU, its ring threads (one per CPU,
+#      pinned, SCHED_IDLE) serve the requests of a small-file workload
+#      (their context switches grow by at least one per three files), and
+#      what was written reads back identical through a second mount; with
+#      -nouring the daemon holds no io_uring at all;
+#   2. the mount, POSIX, tamper, failure and stress groups run again with
+#      io_uring on, their lines prefixed "uring: ".
+# A kernel without the parameter is a loud SKIP (a kernel feature, not a
+# tool that make deps could install). Every mount is unmounted at exit.
+. "$(dirname "$0")/lib.sh"
+need_tool fusermount3 || exit 0
+need_fuse uring || exit 0
+VC=$BUILD/vcryptfs
+need_built uring "$VC" || exit 0
+PARAM=/sys/module/fuse/parameters/enable_uring
+if [ ! -e "$PARAM" ]; then
+	echo "SKIP: uring (this kernel has no FUSE over io_uring: no $PARAM)"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	if [ "${CI:-}" = true ]; then
+		fail "uring: must run as root to set $PARAM"
+	else
+		echo "SKIP: uring (not root: cannot set $PARAM)"
+	fi
+	exit 0
+fi
+OLD=$(cat "$PARAM")
+tmp=$(mktemp -d /tmp/vcryptfs-61.XXXXXX)
+MOUNTS=()
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	unmount_all "${MOUNTS[@]}"
+	echo "$OLD" >"$PARAM"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+echo Y >"$PARAM" || {
+	fail "uring: cannot write Y to $PARAM"
+	exit 0
+}
+
+# possible CPUs: the kernel makes one queue per possible CPU
+possible=$(awk -F'[-,]' '{ m = 0; for (i = 1; i <= NF; i++)
+	if ($i + 0 > m) m = $i + 0; print m + 1 }' /sys/devices/system/cpu/possible)
+
+# rings PID: number of io_uring instances the process holds
+rings() {
+	local n=0 f
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:[io_uring]" ] &&
+			n=$((n + 1))
+	done
+	echo "$n"
+}
+# ring_switches PID: voluntary context switches of the daemon's threads
+# that are pinned to one CPU with policy SCHED_IDLE (5): its ring threads
+ring_switches() {
+	local t sum=0 cpus pol sw
+	for t in /proc/"$1"/task/*; do
+		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		pol=$(awk '{ print $41 }' "$t/stat")
+		case "$cpus" in *-* | *,*) continue ;; esac
+		[ "$pol" = 5 ] || continue
+		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")
+		sum=$((sum + sw))
+	done
+	echo "$sum"
+}
+ring_threads() {
+	local t n=0 cpus pol
+	for t in /proc/"$1"/task/*; do
+		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		pol=$(awk '{ print $41 }' "$t/stat")
+		case "$cpus" in *-* | *,*) continue ;; esac
+		[ "$pol" = 5 ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+printf '%s\n' uring-test >"$tmp/pf"
+c=$tmp/c m=$tmp/m
+mkdir -p "$c" "$m"
+if ! "$VC" -init -q -scryptn 10 -passfile "$tmp/pf" "$c" >"$tmp/init.out" 2>&1; then
+	fail "uring: -init failed: $(head -c 300 "$tmp/init.out")"
+	exit 0
+fi
+MOUNTS+=("$m")
+if ! "$VC" -q -passfile "$tmp/pf" "$c" "$m" 2>"$tmp/mnt.err"; then
+	fail "uring: mount failed: $(head -c 300 "$tmp/mnt.err")"
+	exit 0
+fi
+dpid=$(pgrep -n -f "vcryptfs -q -passfile $tmp/pf $c $m" || true)
+if [ -z "$dpid" ]; then
+	fail "uring: no daemon found for the mount"
+	exit 0
+fi
+# the rings start when INIT is answered: the first request has done that
+stat "$m" >/dev/null
+nr=$(rings "$dpid")
+nt=$(ring_threads "$dpid")
+if [ "$nr" = "$possible" ] && [ "$nt" = "$possible" ]; then
+	pass "uring: the daemon holds $nr io_uring instances and $nt pinned SCHED_IDLE ring threads ($possible possible CPUs)"
+else
+	fail "uring: the daemon holds $nr io_uring instances and $nt ring threads, want $possible of each"
+fi
+# small-file workload: every file is a few requests (lookup, create,
+# write, setattr, release); the ring threads must have served them
+mkdir -p "$tmp/ref"
+head -c 300000 /dev/urandom >"$tmp/seed"
+s0=$(ring_switches "$dpid")
+files=300
+for ((i = 0; i < files; i++)); do
+	dd if="$tmp/seed" of="$tmp/ref/f$i" bs=1 skip=$((i * 997)) \
+		count=$((i * 13 + 1)) status=none
+done
+cp -r "$tmp/ref" "$m/tree"
+head -c 3000000 /dev/urandom >"$tmp/ref/big"
+cp "$tmp/ref/big" "$m/tree/big"
+sync
+s1=$(ring_switches "$dpid")
+# through /dev/fuse the ring threads would not wake at all; through the
+# rings a few requests per file wake them (batched CQEs share a wakeup)
+if [ $((s1 - s0)) -ge $((files / 3)) ]; then
+	pass "uring: the ring threads served the workload ($((s1 - s0)) wakeups for $files files)"
+else
+	fail "uring: the ring threads woke $((s1 - s0)) times for $files files: requests did not go through the rings"
+fi
+if diff -r "$tmp/ref" "$m/tree" >"$tmp/diff.out" 2>&1; then
+	pass "uring: $((files + 1)) files read back identical through the same mount"
+else
+	fail "uring: files differ through the same mount: $(head -c 300 "$tmp/diff.out")"
+fi
+fusermount3 -u "$m"
+# a second mount, -nouring: the same tree, no io_uring in the daemon
+if "$VC" -q -nouring -passfile "$tmp/pf" "$c" "$m" 2>"$tmp/mnt.err"; then
+	dpid=$(pgrep -n -f "vcryptfs -q -nouring -passfile $tmp/pf $c $m" || true)
+	stat "$m" >/dev/null
+	if diff -r "$tmp/ref" "$m/tree" >"$tmp/diff.out" 2>&1; then
+		pass "uring: the tree written through io_uring reads back identical with -nouring"
+	else
+		fail "uring: the tree differs when read with -nouring: $(head -c 300 "$tmp/diff.out")"
+	fi
+	nr=$(rings "${dpid:-0}")
+	if [ -n "$dpid" ] && [ "$nr" = 0 ]; then
+		pass "uring: -nouring: the daemon holds no io_uring"
+	else
+		fail "uring: -nouring: the daemon (pid '${dpid}') holds $nr io_uring instances"
+	fi
+	fusermount3 -u "$m"
+else
+	fail "uring: -nouring mount failed: $(head -c 300 "$tmp/mnt.err")"
+fi
+
+# 2. the mount-level groups again, with io_uring on
+for g in 55-mount 56-posix 57-tamper 58-failure 59-stress; do
+	bash "$(dirname "$0")/$g.sh" >"$tmp/$g.out" 2>&1
+	rc=$?
+	sed -n 's/^\(PASS\|FAIL\|SKIP\): /\1: uring: /p' "$tmp/$g.out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$tmp/$g.out"; then
+		fail "uring: group $g exited $rc: $(tail -n 5 "$tmp/$g.out" | tr '\n' ' ' | head -c 400)"
+	fi
+done
