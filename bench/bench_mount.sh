@@ -4,7 +4,10 @@
 # on the same workloads and with the target order alternating per round
 # (ROUNDS rounds, default 3; medians):
 #   vcryptfs   our CLI, `$BUILD/vcryptfs -passfile F DIR MNT`, on a
-#              `vcryptfs -init` volume (AES-GCM);
+#              `vcryptfs -init` volume (AES-GCM), with FUSE over io_uring
+#              when the kernel has it (see below);
+#   vcryptfs-nouring  the same volume type mounted with -nouring (every
+#              request through /dev/fuse), only when io_uring is in use;
 #   gocryptfs  gocryptfs 2.3, same cipher, on a `gocryptfs -init` volume;
 #   vcryptfs-xchacha, gocryptfs-xchacha  the same with -xchacha, only when
 #              BENCH_XCHACHA=1;
@@ -30,6 +33,11 @@
 # absolute numbers are noisy: compare ratios from the same run. Needs root
 # for drop_caches (without it the caches stay warm, and it says so).
 # Every mount is unmounted on every exit path.
+# FUSE over io_uring: the fuse module serves it only with its parameter
+# enable_uring=Y (Linux 6.14+). As root this script turns it on for the run
+# and puts the old value back at exit (BENCH_URING=0 leaves it alone).
+# Only vcryptfs asks for io_uring: gocryptfs 2.3 and Debian's libfuse 3.14
+# passthrough_ll do not, so the parameter does not change them.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -37,6 +45,9 @@ ROUNDS=${ROUNDS:-3}
 SIZE_MIB=${SIZE_MIB:-500}
 FILES=${BENCH_FILES:-18000}
 XCHACHA=${BENCH_XCHACHA:-0}
+URING=${BENCH_URING:-1}
+URING_PARAM=/sys/module/fuse/parameters/enable_uring
+URING_OLD=""
 OUT=""
 
 usage() {
@@ -82,6 +93,9 @@ cleanup() {
 		fi
 	done
 	rm -rf "$tmp"
+	if [ -n "$URING_OLD" ]; then
+		echo "$URING_OLD" >"$URING_PARAM" 2>/dev/null
+	fi
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -139,7 +153,26 @@ for d in "${have[@]}"; do
 done
 
 printf '%s\n' bench >"$tmp/pass"
-TARGETS=(vcryptfs gocryptfs)
+uring_note="not used (BENCH_URING=0)"
+if [ "$URING" = 1 ]; then
+	if [ -w "$URING_PARAM" ]; then
+		URING_OLD=$(cat "$URING_PARAM")
+		echo Y >"$URING_PARAM" ||
+			die "cannot write $URING_PARAM"
+		uring_note="on for this run ($URING_PARAM was $URING_OLD)"
+	elif [ -r "$URING_PARAM" ] &&
+		[ "$(cat "$URING_PARAM")" = Y ]; then
+		uring_note="on ($URING_PARAM is Y)"
+	else
+		URING=0
+		uring_note="not available (no writable $URING_PARAM)"
+	fi
+fi
+TARGETS=(vcryptfs)
+if [ "$URING" = 1 ]; then
+	TARGETS+=(vcryptfs-nouring)
+fi
+TARGETS+=(gocryptfs)
 if [ "$XCHACHA" = 1 ]; then
 	TARGETS+=(vcryptfs-xchacha gocryptfs-xchacha)
 fi
@@ -151,7 +184,9 @@ setup() {
 	local t=$1 c=$tmp/$1/c
 	mkdir -p "$c" "$tmp/$t/m"
 	case "$t" in
-	vcryptfs) "$VC" -init -q -scryptn 10 -passfile "$tmp/pass" "$c" ;;
+	vcryptfs | vcryptfs-nouring)
+		"$VC" -init -q -scryptn 10 -passfile "$tmp/pass" "$c"
+		;;
 	vcryptfs-xchacha)
 		"$VC" -init -q -xchacha -scryptn 10 -passfile "$tmp/pass" "$c"
 		;;
@@ -175,6 +210,9 @@ mnt() {
 	local t=$1 c=$tmp/$1/c m=$tmp/$1/m
 	MOUNTS+=("$m")
 	case "$t" in
+	vcryptfs-nouring)
+		"$VC" -q -nouring -passfile "$tmp/pass" "$c" "$m"
+		;;
 	vcryptfs*) "$VC" -q -passfile "$tmp/pass" "$c" "$m" ;;
 	gocryptfs*) gocryptfs -q -nosyslog -passfile "$tmp/pass" "$c" "$m" ;;
 	passthrough) "$PT" -o source="$c" "$m" ;;
@@ -279,6 +317,7 @@ echo "versions: $("$VC" -version 2>/dev/null | head -n1);" \
 	"$(gocryptfs -version 2>/dev/null | head -n1 | cut -d';' -f1)"
 echo "streaming: $SIZE_MIB MiB, dd bs=1M (write with conv=fsync;" \
 	"read after remount + drop_caches)"
+echo "FUSE over io_uring (vcryptfs only): $uring_note"
 echo "small files: $nfiles files, $tree_mb MB, from $used"
 echo "MB/s for write/read, seconds for the rest; (xN) = ratio to" \
 	"gocryptfs of the same cipher, higher is better"

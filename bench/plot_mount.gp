@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # bench/results/mount.png (issue 8): the mount workloads as clustered bars,
-# one bar per target (vcryptfs, gocryptfs, plain, passthrough); left panel
-# streaming MB/s (higher is better), right panel seconds for the file-tree
-# workloads (lower is better). Medians over the rounds of one run.
+# one bar per target (vcryptfs, vcryptfs-nouring when io_uring is on,
+# gocryptfs, passthrough, plain); left panel streaming MB/s (higher is
+# better), right panel seconds for the file-tree workloads (lower is
+# better). Medians over the rounds of one run.
 # Called by bench/bench.sh: gnuplot -e "streamfile='..'; treefile='..';
 # outfile='..'; ncols=N; plottitle='..'; treetitle='..'" plot_mount.gp,
 # or with msg='..' (and outfile) only, which draws that text instead
