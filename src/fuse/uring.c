@@ -13,9 +13,11 @@
  *     kernel offers FUSE_OVER_IO_URING in its flags;
  *   - writev: on the INIT reply it sets up one ring per possible CPU and
  *     adds the capability to the reply; afterwards a reply to a request
- *     that came from a ring becomes that ring's commit; everything else
- *     (INIT, FORGET and INTERRUPT still come through /dev/fuse,
- *     notifications) goes to /dev/fuse as before.
+ *     that came from a ring becomes that ring's commit, and every other
+ *     write (notifications, replies to requests read from /dev/fuse)
+ *     goes to /dev/fuse as before. The kernel keeps sending FORGET and
+ *     INTERRUPT through /dev/fuse.
+ * Ring threads run SCHED_IDLE (see ring_main() for the measurement).
  * A ring thread rebuilds each request as libfuse expects it (the in
  * header and the per-opcode struct copied just in front of the payload,
  * which the kernel wrote into the buffer, so a WRITE's data is not
