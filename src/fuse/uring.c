@@ -160,7 +160,6 @@ struct ring_q {
 static struct {
 	struct fuse_session *se;
 	int fd;
-	int allow;
 	uint64_t init_unique;
 	int init_seen;
 	int offered;
@@ -168,7 +167,6 @@ static struct {
 	struct ring_q *q;
 	size_t payload_sz;
 	int evfd;
-	int active;
 	int serving; /* a ring has received a request (atomic) */
 } U = { .fd = -1, .evfd = -1 };
 
@@ -220,8 +218,10 @@ static unsigned possible_cpus(void)
 	return hi < 4096 ? (unsigned)hi + 1 : 0;
 }
 
-static void prep_cmd(struct io_uring_sqe *sqe, struct ring_ent *e, uint32_t op,
-		     uint64_t commit_id)
+/* A FUSE command for ring qid about entry e; a REGISTER without an entry
+ * carries no buffers (force_fallback()). */
+static void prep_cmd(struct io_uring_sqe *sqe, unsigned qid, struct ring_ent *e,
+		     uint32_t op, uint64_t commit_id)
 {
 	memset(sqe, 0, 128);
 	sqe->opcode = IORING_OP_URING_CMD;
@@ -229,8 +229,8 @@ static void prep_cmd(struct io_uring_sqe *sqe, struct ring_ent *e, uint32_t op,
 	sqe->cmd_op = op;
 	io_uring_sqe_set_data(sqe, e);
 	put64(sqe->cmd, CMD_COMMIT_ID, commit_id);
-	put16(sqe->cmd, CMD_QID, (uint16_t)e->q->qid);
-	if (op == K_CMD_REGISTER) {
+	put16(sqe->cmd, CMD_QID, (uint16_t)qid);
+	if (op == K_CMD_REGISTER && e != NULL) {
 		sqe->addr = (uint64_t)(uintptr_t)e->iov;
 		sqe->len = 2;
 	}
@@ -243,7 +243,8 @@ static int queue_commit(struct ring_ent *e)
 
 	if (sqe == NULL)
 		return -1; /* one SQE per entry: cannot happen */
-	prep_cmd(sqe, e, K_CMD_COMMIT_AND_FETCH, get64(e->hdr, RH_COMMIT_ID));
+	prep_cmd(sqe, e->q->qid, e, K_CMD_COMMIT_AND_FETCH,
+		 get64(e->hdr, RH_COMMIT_ID));
 	e->replied = 1;
 	return 0;
 }
@@ -352,12 +353,7 @@ static void force_fallback(struct ring_q *q)
 
 	if (sqe == NULL)
 		return;
-	memset(sqe, 0, 128);
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = U.fd;
-	sqe->cmd_op = K_CMD_REGISTER;
-	put16(sqe->cmd, CMD_QID, (uint16_t)q->qid);
-	io_uring_sqe_set_data(sqe, NULL);
+	prep_cmd(sqe, q->qid, NULL, K_CMD_REGISTER, 0);
 	(void)io_uring_submit(&q->ring);
 }
 
@@ -394,7 +390,7 @@ static void *ring_main(void *arg)
 			force_fallback(q);
 			return NULL;
 		}
-		prep_cmd(sqe, &q->ent[i], K_CMD_REGISTER, 0);
+		prep_cmd(sqe, q->qid, &q->ent[i], K_CMD_REGISTER, 0);
 	}
 	{
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
@@ -552,7 +548,6 @@ static void start_rings(void)
 		}
 		U.q[i].started = 1;
 	}
-	U.active = 1;
 }
 
 static ssize_t io_read(int fd, void *buf, size_t count, void *userdata)
@@ -594,7 +589,8 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 	unique = get64(iov[0].iov_base, OUT_UNIQUE);
 	if (cur != NULL && unique == cur->unique && unique != 0)
 		return ring_reply(cur, iov, count);
-	if (!(U.allow && U.offered && !U.active && unique == U.init_unique &&
+	/* the hooks exist only when io_uring is allowed (uring_install) */
+	if (!(U.offered && U.q == NULL && unique == U.init_unique &&
 	      get32(iov[0].iov_base, OUT_ERROR) == 0 && count >= 2 &&
 	      iov[1].iov_len >= INIT_OUT_MIN))
 		return writev(fd, iov, count);
@@ -623,7 +619,6 @@ int uring_install(struct fuse_session *se, int allow)
 
 	U.se = se;
 	U.fd = fuse_session_fd(se);
-	U.allow = allow;
 	if (!allow)
 		return 0;
 	return fuse_session_custom_io(se, &io, U.fd) == 0 ? 0 : -1;
@@ -643,6 +638,5 @@ void uring_stop(void)
 			pthread_join(U.q[i].tid, NULL);
 		U.q[i].started = 0;
 	}
-	U.active = 0;
 	free_rings();
 }

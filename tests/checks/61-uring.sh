@@ -61,29 +61,20 @@ rings() {
 	done
 	echo "$n"
 }
-# ring_switches PID: voluntary context switches of the daemon's threads
-# that are pinned to one CPU with policy SCHED_IDLE (5): its ring threads
-ring_switches() {
-	local t sum=0 cpus pol sw
+# ring_stats PID: "THREADS SWITCHES" of the daemon's ring threads (pinned to
+# one CPU, policy SCHED_IDLE = 5): how many, and the sum of their voluntary
+# context switches
+ring_stats() {
+	local t n=0 sum=0 cpus pol sw
 	for t in /proc/"$1"/task/*; do
 		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
 		pol=$(awk '{ print $41 }' "$t/stat")
 		case "$cpus" in *-* | *,*) continue ;; esac
 		[ "$pol" = 5 ] || continue
 		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")
-		sum=$((sum + sw))
+		n=$((n + 1)) sum=$((sum + sw))
 	done
-	echo "$sum"
-}
-ring_threads() {
-	local t n=0 cpus pol
-	for t in /proc/"$1"/task/*; do
-		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
-		pol=$(awk '{ print $41 }' "$t/stat")
-		case "$cpus" in *-* | *,*) continue ;; esac
-		[ "$pol" = 5 ] && n=$((n + 1))
-	done
-	echo "$n"
+	echo "$n $sum"
 }
 
 printf '%s\n' uring-test >"$tmp/pf"
@@ -106,7 +97,7 @@ fi
 # the rings start when INIT is answered: the first request has done that
 stat "$m" >/dev/null
 nr=$(rings "$dpid")
-nt=$(ring_threads "$dpid")
+read -r nt s0 < <(ring_stats "$dpid")
 if [ "$nr" = "$possible" ] && [ "$nt" = "$possible" ]; then
 	pass "uring: the daemon holds $nr io_uring instances and $nt pinned SCHED_IDLE ring threads ($possible possible CPUs)"
 else
@@ -116,7 +107,6 @@ fi
 # write, setattr, release); the ring threads must have served them
 mkdir -p "$tmp/ref"
 head -c 300000 /dev/urandom >"$tmp/seed"
-s0=$(ring_switches "$dpid")
 files=300
 for ((i = 0; i < files; i++)); do
 	dd if="$tmp/seed" of="$tmp/ref/f$i" bs=1 skip=$((i * 997)) \
@@ -126,7 +116,7 @@ cp -r "$tmp/ref" "$m/tree"
 head -c 3000000 /dev/urandom >"$tmp/ref/big"
 cp "$tmp/ref/big" "$m/tree/big"
 sync
-s1=$(ring_switches "$dpid")
+read -r _ s1 < <(ring_stats "$dpid")
 # through /dev/fuse the ring threads would not wake at all; through the
 # rings a few requests per file wake them (batched CQEs share a wakeup)
 if [ $((s1 - s0)) -ge $((files / 3)) ]; then
