@@ -53,6 +53,7 @@
  * memcpy at these offsets (native byte order, as the kernel uses).
  */
 #define K_FUSE_INIT 26U
+#define K_FUSE_READ 15U
 #define K_INIT_EXT (1U << 30)
 #define K_INIT2_OVER_IO_URING (1U << 9) /* FUSE_OVER_IO_URING >> 32 */
 #define K_CMD_REGISTER 1U
@@ -68,6 +69,8 @@
 #define OUT_LEN 0U
 #define OUT_ERROR 4U
 #define OUT_UNIQUE 8U
+/* struct fuse_read_in (the op struct of a READ) */
+#define READ_IN_SIZE 16U
 /* struct fuse_init_in (after the in header) */
 #define INIT_IN_FLAGS 12U
 #define INIT_IN_FLAGS2 16U
@@ -135,6 +138,13 @@ static void put64(void *p, size_t off, uint64_t v)
 #define DEPTH 4U
 /* Room in front of each payload for the rebuilt in header and op struct. */
 #define HEADROOM 4096U
+/* READs of at least this many bytes go to a reader thread (see ring_main). */
+#define HAND_OFF_MIN (64U * 1024U)
+/* Reader threads: one per CPU, at most this many. */
+#define MAX_READERS 8U
+/* SQEs a ring thread may queue before it submits: a commit per entry,
+ * the eventfd reads of uring_stop() and of the readers' replies */
+#define SQ_ENTRIES (DEPTH + 2U)
 
 struct ring_q;
 
@@ -145,7 +155,8 @@ struct ring_ent {
 	uint8_t *payload; /* map + HEADROOM */
 	struct iovec iov[2];
 	uint64_t unique;
-	int replied;
+	struct fuse_buf fb;    /* the rebuilt request (serve_prep) */
+	struct ring_ent *next; /* in the readers' queue or a done list */
 };
 
 struct ring_q {
@@ -155,7 +166,23 @@ struct ring_q {
 	int started;
 	unsigned qid;
 	struct ring_ent ent[DEPTH];
+	/* replies made by reader threads, committed by the ring thread */
+	pthread_mutex_t done_lock;
+	struct ring_ent *done;
+	int done_fd; /* eventfd: done is not empty */
+	int done_ok; /* done_fd and done_lock exist */
+	uint64_t done_val;
 };
+
+/* Reader threads: READs handed off by the ring threads. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct ring_ent *head, *tail;
+	int quit;
+	unsigned n;
+	pthread_t tid[MAX_READERS];
+} R = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER };
 
 static struct {
 	struct fuse_session *se;
@@ -172,6 +199,10 @@ static struct {
 
 static __thread struct ring_ent *cur;
 static __thread int worker_idle;
+static __thread int is_reader;
+/* set by queue_commit(): the request this thread serves has its reply
+ * (a reader thread must not look at e once it has handed it back) */
+static __thread int did_reply;
 
 static void go_idle(void)
 {
@@ -236,16 +267,30 @@ static void prep_cmd(struct io_uring_sqe *sqe, unsigned qid, struct ring_ent *e,
 	}
 }
 
-/* Queue the commit of e's reply, with the next fetch (ring thread). */
+/* Queue the commit of e's reply, with the next fetch. Only the ring
+ * thread touches its ring: a reader thread passes e back to it. */
 static int queue_commit(struct ring_ent *e)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->q->ring);
+	struct io_uring_sqe *sqe;
 
+	if (is_reader) {
+		struct ring_q *q = e->q;
+		uint64_t one = 1;
+
+		did_reply = 1;
+		pthread_mutex_lock(&q->done_lock);
+		e->next = q->done;
+		q->done = e;
+		pthread_mutex_unlock(&q->done_lock);
+		(void)!write(q->done_fd, &one, sizeof(one));
+		return 0;
+	}
+	sqe = io_uring_get_sqe(&e->q->ring);
 	if (sqe == NULL)
 		return -1; /* one SQE per entry: cannot happen */
 	prep_cmd(sqe, e->q->qid, e, K_CMD_COMMIT_AND_FETCH,
 		 get64(e->hdr, RH_COMMIT_ID));
-	e->replied = 1;
+	did_reply = 1;
 	return 0;
 }
 
@@ -302,43 +347,130 @@ static ssize_t ring_reply(struct ring_ent *e, const struct iovec *iov,
 	return (ssize_t)(OUT_SZ + len);
 }
 
-/* Serve one request the kernel placed in e (ring thread). */
-static void serve(struct ring_ent *e)
+/* Rebuild the request the kernel placed in e as libfuse expects it, in
+ * e->fb; 0, or -1 after an error reply (ring thread). */
+static int serve_prep(struct ring_ent *e)
 {
 	uint32_t len = get32(e->hdr, RH_IN_OUT + IN_LEN);
 	uint32_t psz = get32(e->hdr, RH_PAYLOAD_SZ);
-	uint32_t op = get32(e->hdr, RH_IN_OUT + IN_OPCODE);
-	struct fuse_buf fb;
 	size_t arg0;
 	uint8_t *start;
 
 	e->unique = get64(e->hdr, RH_IN_OUT + IN_UNIQUE);
-	e->replied = 0;
 	if ((size_t)len < IN_SZ + (size_t)psz ||
 	    (size_t)len - IN_SZ - psz > RH_OP_IN_SZ || psz > U.payload_sz) {
 		fs_log("io_uring request with inconsistent sizes (opcode %u)",
-		       op);
+		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
-		return;
+		return -1;
 	}
 	/* in header + per-opcode struct, then the payload where it lies */
 	arg0 = (size_t)len - IN_SZ - psz;
 	start = e->payload - arg0 - IN_SZ;
 	memcpy(start, e->hdr + RH_IN_OUT, IN_SZ);
 	memcpy(start + IN_SZ, e->hdr + RH_OP_IN, arg0);
-	memset(&fb, 0, sizeof(fb));
-	fb.mem = start;
-	fb.size = len;
-	fb.fd = -1;
+	memset(&e->fb, 0, sizeof(e->fb));
+	e->fb.mem = start;
+	e->fb.size = len;
+	e->fb.fd = -1;
+	return 0;
+}
+
+/* Serve the prepared request e on this thread (ring or reader thread). */
+static void serve(struct ring_ent *e)
+{
+	did_reply = 0;
 	cur = e;
-	fuse_session_process_buf(U.se, &fb);
+	fuse_session_process_buf(U.se, &e->fb);
 	cur = NULL;
-	/* e->replied is set through cur, by ring_reply() under libfuse */
+	/* did_reply is set through cur, by ring_reply() under libfuse */
 	// cppcheck-suppress knownConditionTrueFalse
-	if (!e->replied) {
+	if (!did_reply) {
 		/* every operation replies, if only with an error */
-		fs_log("io_uring request without a reply (opcode %u)", op);
+		fs_log("io_uring request without a reply (opcode %u)",
+		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
+	}
+}
+
+/*
+ * A large READ goes to a reader thread: served on the ring thread, a
+ * streaming read had one backing-file read at a time, since the kernel
+ * puts all of a reader's read-ahead on the ring of the reader's CPU.
+ * Returns 1 if e was handed off.
+ */
+static int hand_off(struct ring_ent *e)
+{
+	if (R.n == 0 || get32(e->hdr, RH_IN_OUT + IN_OPCODE) != K_FUSE_READ ||
+	    get32(e->hdr, RH_OP_IN + READ_IN_SIZE) < HAND_OFF_MIN)
+		return 0;
+	e->next = NULL;
+	pthread_mutex_lock(&R.lock);
+	if (R.tail != NULL)
+		R.tail->next = e;
+	else
+		R.head = e;
+	R.tail = e;
+	pthread_cond_signal(&R.more);
+	pthread_mutex_unlock(&R.lock);
+	return 1;
+}
+
+static void *reader_main(void *arg)
+{
+	struct sched_param sp = { 0 };
+
+	(void)arg;
+	is_reader = 1;
+	/* the normal policy, whatever the thread that started it runs */
+	(void)sched_setscheduler(0, SCHED_OTHER, &sp);
+	pthread_mutex_lock(&R.lock);
+	for (;;) {
+		struct ring_ent *e;
+
+		while (R.head == NULL && !R.quit)
+			pthread_cond_wait(&R.more, &R.lock);
+		if (R.quit)
+			break;
+		e = R.head;
+		R.head = e->next;
+		if (R.head == NULL)
+			R.tail = NULL;
+		pthread_mutex_unlock(&R.lock);
+		serve(e);
+		pthread_mutex_lock(&R.lock);
+	}
+	pthread_mutex_unlock(&R.lock);
+	return NULL;
+}
+
+/* Post the read of q's done eventfd (ring thread); 0 or -1. */
+static int wait_done(struct ring_q *q)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+
+	if (sqe == NULL)
+		return -1;
+	io_uring_prep_read(sqe, q->done_fd, &q->done_val, sizeof(q->done_val),
+			   0);
+	io_uring_sqe_set_data(sqe, &q->done);
+	return 0;
+}
+
+/* Commit the replies the reader threads made (ring thread). */
+static void commit_done(struct ring_q *q)
+{
+	struct ring_ent *e;
+
+	pthread_mutex_lock(&q->done_lock);
+	e = q->done;
+	q->done = NULL;
+	pthread_mutex_unlock(&q->done_lock);
+	while (e != NULL) {
+		struct ring_ent *next = e->next;
+
+		(void)queue_commit(e);
+		e = next;
 	}
 }
 
@@ -382,7 +514,7 @@ static void *ring_main(void *arg)
 	 * with four CPU hogs running, 26-32 us against 32-106 us.
 	 */
 	go_idle();
-	/* a fresh ring has DEPTH + 1 free SQEs: these cannot fail */
+	/* a fresh ring has SQ_ENTRIES free SQEs: these cannot fail */
 	for (i = 0; i < DEPTH; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
 
@@ -401,6 +533,10 @@ static void *ring_main(void *arg)
 		}
 		io_uring_prep_poll_add(sqe, U.evfd, POLLIN);
 		io_uring_sqe_set_data(sqe, NULL);
+	}
+	if (wait_done(q) != 0) {
+		force_fallback(q);
+		return NULL;
 	}
 	while (!quit && live > 0) {
 		struct io_uring_cqe *cqe;
@@ -425,6 +561,19 @@ static void *ring_main(void *arg)
 				quit = 1; /* uring_stop() */
 				continue;
 			}
+			if ((void *)e == (void *)&q->done) {
+				/* reader threads made replies */
+				if (quit)
+					continue;
+				commit_done(q);
+				if (wait_done(q) != 0 && !logged) {
+					fs_log("io_uring: ring of CPU %u: no "
+					       "room to wait for replies",
+					       q->qid);
+					logged = 1;
+				}
+				continue;
+			}
 			if (cqe->res < 0) {
 				/* unmounted (ENOTCONN), or the kernel refused
 				 * the entry: it falls back to /dev/fuse */
@@ -436,7 +585,8 @@ static void *ring_main(void *arg)
 			if (!__atomic_load_n(&U.serving, __ATOMIC_RELAXED))
 				__atomic_store_n(&U.serving, 1,
 						 __ATOMIC_RELAXED);
-			serve(e);
+			if (serve_prep(e) == 0 && !hand_off(e))
+				serve(e);
 			/* more requests waiting: send this reply now */
 			if (io_uring_cq_ready(&q->ring) > 1)
 				(void)io_uring_submit(&q->ring);
@@ -457,6 +607,10 @@ static void free_rings(void)
 
 		if (q->ring_ok)
 			io_uring_queue_exit(&q->ring);
+		if (q->done_ok) {
+			close(q->done_fd);
+			pthread_mutex_destroy(&q->done_lock);
+		}
 		for (j = 0; j < DEPTH; j++) {
 			struct ring_ent *e = &q->ent[j];
 
@@ -501,10 +655,15 @@ static int setup_rings(const uint8_t *o)
 		struct io_uring_params p;
 
 		q->qid = i;
+		q->done_fd = eventfd(0, EFD_CLOEXEC);
+		if (q->done_fd < 0)
+			goto fail;
+		pthread_mutex_init(&q->done_lock, NULL);
+		q->done_ok = 1;
 		memset(&p, 0, sizeof(p));
 		p.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQSIZE;
-		p.cq_entries = 4 * (DEPTH + 1);
-		if (io_uring_queue_init_params(DEPTH + 1, &q->ring, &p) != 0)
+		p.cq_entries = 4 * SQ_ENTRIES;
+		if (io_uring_queue_init_params(SQ_ENTRIES, &q->ring, &p) != 0)
 			goto fail;
 		q->ring_ok = 1;
 		for (j = 0; j < DEPTH; j++) {
@@ -537,6 +696,14 @@ static void start_rings(void)
 {
 	unsigned i;
 
+	/* readers first: a ring thread hands off only when R.n > 0 */
+	for (i = 0; i < U.nq && i < MAX_READERS; i++) {
+		if (pthread_create(&R.tid[i], NULL, reader_main, NULL) != 0)
+			break;
+		/* named for ps and tests/checks/61-uring.sh */
+		(void)pthread_setname_np(R.tid[i], "vc-uring-read");
+		R.n = i + 1;
+	}
 	for (i = 0; i < U.nq; i++) {
 		if (pthread_create(&U.q[i].tid, NULL, ring_main, &U.q[i]) !=
 		    0) {
@@ -638,5 +805,14 @@ void uring_stop(void)
 			pthread_join(U.q[i].tid, NULL);
 		U.q[i].started = 0;
 	}
+	/* a reader may still be serving: the buffers stay until it ends */
+	pthread_mutex_lock(&R.lock);
+	R.quit = 1;
+	R.head = R.tail = NULL;
+	pthread_cond_broadcast(&R.more);
+	pthread_mutex_unlock(&R.lock);
+	for (i = 0; i < R.n; i++)
+		pthread_join(R.tid[i], NULL);
+	R.n = 0;
 	free_rings();
 }

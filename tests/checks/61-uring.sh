@@ -77,6 +77,18 @@ ring_stats() {
 	echo "$n $sum"
 }
 
+# reader_stats PID: "THREADS SWITCHES" of the threads that serve the large
+# READs handed off by the ring threads (named vc-uring-read)
+reader_stats() {
+	local t n=0 sum=0 sw
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = vc-uring-read ] || continue
+		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")
+		n=$((n + 1)) sum=$((sum + sw))
+	done
+	echo "$n $sum"
+}
+
 printf '%s\n' uring-test >"$tmp/pf"
 c=$tmp/c m=$tmp/m
 mkdir -p "$c" "$m"
@@ -128,6 +140,24 @@ if diff -r "$tmp/ref" "$m/tree" >"$tmp/diff.out" 2>&1; then
 	pass "uring: $((files + 1)) files read back identical through the same mount"
 else
 	fail "uring: files differ through the same mount: $(head -c 300 "$tmp/diff.out")"
+fi
+# a streaming read after dropping the caches: the kernel's read-ahead
+# arrives as READs of 64 KiB and more, which the ring threads hand to the
+# reader threads (one per possible CPU, at most 8)
+read -r nrd r0 < <(reader_stats "$dpid")
+sync
+echo 3 >/proc/sys/vm/drop_caches
+if cmp -s "$tmp/ref/big" "$m/tree/big"; then
+	pass "uring: a 3 MB file reads back identical after dropping the caches"
+else
+	fail "uring: a 3 MB file differs when read after dropping the caches"
+fi
+read -r _ r1 < <(reader_stats "$dpid")
+want=$((possible < 8 ? possible : 8))
+if [ "$nrd" = "$want" ] && [ $((r1 - r0)) -ge 1 ]; then
+	pass "uring: $nrd reader threads served the large READs ($((r1 - r0)) wakeups)"
+else
+	fail "uring: $nrd reader threads (want $want) woke $((r1 - r0)) times for a 3 MB read"
 fi
 fusermount3 -u "$m"
 # a second mount, -nouring: the same tree, no io_uring in the daemon
