@@ -152,12 +152,32 @@ if cmp -s "$tmp/ref/big" "$m/tree/big"; then
 else
 	fail "uring: a 3 MB file differs when read after dropping the caches"
 fi
+# four such reads at once: the reader threads serve READs of several
+# files and rings together
+for i in 1 2 3 4; do
+	head -c $((4000000 + i * 4099)) /dev/urandom >"$tmp/ref/par$i"
+	cp "$tmp/ref/par$i" "$m/tree/par$i"
+done
+sync
+echo 3 >/proc/sys/vm/drop_caches
+pids=()
+for i in 1 2 3 4; do
+	cmp -s "$tmp/ref/par$i" "$m/tree/par$i" &
+	pids+=($!)
+done
+bad=0
+for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+if [ "$bad" = 0 ]; then
+	pass "uring: four 4 MB files read at once after dropping the caches are identical"
+else
+	fail "uring: $bad of four 4 MB files read at once differ"
+fi
 read -r _ r1 < <(reader_stats "$dpid")
 want=$((possible < 8 ? possible : 8))
 if [ "$nrd" = "$want" ] && [ $((r1 - r0)) -ge 1 ]; then
 	pass "uring: $nrd reader threads served the large READs ($((r1 - r0)) wakeups)"
 else
-	fail "uring: $nrd reader threads (want $want) woke $((r1 - r0)) times for a 3 MB read"
+	fail "uring: $nrd reader threads (want $want) woke $((r1 - r0)) times for 19 MB of reads"
 fi
 fusermount3 -u "$m"
 # a second mount, -nouring: the same tree, no io_uring in the daemon
