@@ -21,7 +21,9 @@
  * A ring thread rebuilds each request as libfuse expects it (the in
  * header and the per-opcode struct copied just in front of the payload,
  * which the kernel wrote into the buffer, so a WRITE's data is not
- * copied) and hands it to fuse_session_process_buf().
+ * copied) and hands it to fuse_session_process_buf(). Large READs go
+ * to reader threads instead (hand_off()); their replies come back to the
+ * ring thread, the only one that submits to its ring.
  *
  * The kernel holds every request until each CPU's ring has registered an
  * entry; if any ring cannot start, a deliberately invalid registration
