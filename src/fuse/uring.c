@@ -34,7 +34,6 @@
  */
 #include <errno.h>
 #include <liburing.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
@@ -144,9 +143,9 @@ static void put64(void *p, size_t off, uint64_t v)
 #define HAND_OFF_MIN (64U * 1024U)
 /* Reader threads: one per CPU, at most this many. */
 #define MAX_READERS 8U
-/* SQEs a ring thread may queue before it submits: a commit per entry,
- * the eventfd reads of uring_stop() and of the readers' replies */
-#define SQ_ENTRIES (DEPTH + 2U)
+/* SQEs a ring thread may queue before it submits: a commit per entry and
+ * the read of its done eventfd */
+#define SQ_ENTRIES (DEPTH + 1U)
 
 struct ring_q;
 
@@ -171,7 +170,7 @@ struct ring_q {
 	/* replies made by reader threads, committed by the ring thread */
 	pthread_mutex_t done_lock;
 	struct ring_ent *done;
-	int done_fd; /* eventfd: done is not empty */
+	int done_fd; /* eventfd: done is not empty, or uring_stop() */
 	int done_ok; /* done_fd and done_lock exist */
 	uint64_t done_val;
 };
@@ -195,9 +194,9 @@ static struct {
 	unsigned nq;
 	struct ring_q *q;
 	size_t payload_sz;
-	int evfd;
-	int serving; /* a ring has received a request (atomic) */
-} U = { .fd = -1, .evfd = -1 };
+	int serving;  /* a ring has received a request (atomic) */
+	int stopping; /* uring_stop() has begun (atomic) */
+} U = { .fd = -1 };
 
 static __thread struct ring_ent *cur;
 static __thread int worker_idle;
@@ -526,16 +525,6 @@ static void *ring_main(void *arg)
 		}
 		prep_cmd(sqe, q->qid, &q->ent[i], K_CMD_REGISTER, 0);
 	}
-	{
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
-
-		if (sqe == NULL) {
-			force_fallback(q);
-			return NULL;
-		}
-		io_uring_prep_poll_add(sqe, U.evfd, POLLIN);
-		io_uring_sqe_set_data(sqe, NULL);
-	}
 	if (wait_done(q) != 0) {
 		force_fallback(q);
 		return NULL;
@@ -559,12 +548,12 @@ static void *ring_main(void *arg)
 			struct ring_ent *e = io_uring_cqe_get_data(cqe);
 
 			n++;
-			if (e == NULL) {
-				quit = 1; /* uring_stop() */
-				continue;
-			}
 			if ((void *)e == (void *)&q->done) {
-				/* reader threads made replies */
+				/* reader threads made replies, or uring_stop()
+				 * wants this thread to end */
+				if (__atomic_load_n(&U.stopping,
+						    __ATOMIC_ACQUIRE))
+					quit = 1;
 				if (quit)
 					continue;
 				commit_done(q);
@@ -628,9 +617,6 @@ static void free_rings(void)
 	}
 	free(U.q);
 	U.q = NULL;
-	if (U.evfd >= 0)
-		close(U.evfd);
-	U.evfd = -1;
 }
 
 /* Rings and buffers for every possible CPU; 0, or -1 (nothing left). */
@@ -648,9 +634,8 @@ static int setup_rings(const uint8_t *o)
 	U.nq = possible_cpus();
 	if (U.nq == 0)
 		return -1;
-	U.evfd = eventfd(0, EFD_CLOEXEC);
 	U.q = calloc(U.nq, sizeof(*U.q));
-	if (U.evfd < 0 || U.q == NULL)
+	if (U.q == NULL)
 		goto fail;
 	for (i = 0; i < U.nq; i++) {
 		struct ring_q *q = &U.q[i];
@@ -800,8 +785,9 @@ void uring_stop(void)
 
 	if (U.q == NULL)
 		return;
-	if (U.evfd >= 0)
-		(void)!write(U.evfd, &one, sizeof(one));
+	__atomic_store_n(&U.stopping, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < U.nq; i++)
+		(void)!write(U.q[i].done_fd, &one, sizeof(one));
 	for (i = 0; i < U.nq; i++) {
 		if (U.q[i].started)
 			pthread_join(U.q[i].tid, NULL);
