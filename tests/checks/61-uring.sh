@@ -8,8 +8,11 @@
 #      holds one io_uring per possible CPU, its ring threads (one per CPU,
 #      pinned, SCHED_IDLE) serve the requests of a small-file workload
 #      (their context switches grow by at least one per three files), and
-#      what was written reads back identical through a second mount; with
-#      -nouring the daemon holds no io_uring at all;
+#      what was written reads back identical through the same mount and,
+#      after dropping the caches, in streaming reads of one and of four
+#      files at once, which its reader threads (one per possible CPU, at
+#      most 8) serve; through a second mount with -nouring it reads back
+#      identical too, and that daemon holds no io_uring at all;
 #   2. the mount, POSIX, tamper, failure and stress groups run again with
 #      io_uring on, their lines prefixed "uring: ".
 # A kernel without the parameter is a loud SKIP (a kernel feature, not a
@@ -61,28 +64,23 @@ rings() {
 	done
 	echo "$n"
 }
-# ring_stats PID: "THREADS SWITCHES" of the daemon's ring threads (pinned to
-# one CPU, policy SCHED_IDLE = 5): how many, and the sum of their voluntary
-# context switches
-ring_stats() {
+# thread_stats PID KIND: "THREADS SWITCHES" of the daemon's threads of one
+# kind, how many and the sum of their voluntary context switches. KIND:
+#   ring    the ring threads (pinned to one CPU, policy SCHED_IDLE = 5);
+#   reader  the threads serving the large READs that the ring threads hand
+#           off (named vc-uring-read)
+thread_stats() {
 	local t n=0 sum=0 cpus pol sw
 	for t in /proc/"$1"/task/*; do
-		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
-		pol=$(awk '{ print $41 }' "$t/stat")
-		case "$cpus" in *-* | *,*) continue ;; esac
-		[ "$pol" = 5 ] || continue
-		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")
-		n=$((n + 1)) sum=$((sum + sw))
-	done
-	echo "$n $sum"
-}
-
-# reader_stats PID: "THREADS SWITCHES" of the threads that serve the large
-# READs handed off by the ring threads (named vc-uring-read)
-reader_stats() {
-	local t n=0 sum=0 sw
-	for t in /proc/"$1"/task/*; do
-		[ "$(cat "$t/comm" 2>/dev/null)" = vc-uring-read ] || continue
+		if [ "$2" = ring ]; then
+			cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+			pol=$(awk '{ print $41 }' "$t/stat")
+			case "$cpus" in *-* | *,*) continue ;; esac
+			[ "$pol" = 5 ] || continue
+		else
+			[ "$(cat "$t/comm" 2>/dev/null)" = vc-uring-read ] ||
+				continue
+		fi
 		sw=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")
 		n=$((n + 1)) sum=$((sum + sw))
 	done
@@ -109,7 +107,7 @@ fi
 # the rings start when INIT is answered: the first request has done that
 stat "$m" >/dev/null
 nr=$(rings "$dpid")
-read -r nt s0 < <(ring_stats "$dpid")
+read -r nt s0 < <(thread_stats "$dpid" ring)
 if [ "$nr" = "$possible" ] && [ "$nt" = "$possible" ]; then
 	pass "uring: the daemon holds $nr io_uring instances and $nt pinned SCHED_IDLE ring threads ($possible possible CPUs)"
 else
@@ -128,7 +126,7 @@ cp -r "$tmp/ref" "$m/tree"
 head -c 3000000 /dev/urandom >"$tmp/ref/big"
 cp "$tmp/ref/big" "$m/tree/big"
 sync
-read -r _ s1 < <(ring_stats "$dpid")
+read -r _ s1 < <(thread_stats "$dpid" ring)
 # through /dev/fuse the ring threads would not wake at all; through the
 # rings a few requests per file wake them (batched CQEs share a wakeup)
 if [ $((s1 - s0)) -ge $((files / 3)) ]; then
@@ -144,7 +142,7 @@ fi
 # a streaming read after dropping the caches: the kernel's read-ahead
 # arrives as READs of 64 KiB and more, which the ring threads hand to the
 # reader threads (one per possible CPU, at most 8)
-read -r nrd r0 < <(reader_stats "$dpid")
+read -r nrd r0 < <(thread_stats "$dpid" reader)
 sync
 echo 3 >/proc/sys/vm/drop_caches
 if cmp -s "$tmp/ref/big" "$m/tree/big"; then
@@ -172,7 +170,7 @@ if [ "$bad" = 0 ]; then
 else
 	fail "uring: $bad of four 4 MB files read at once differ"
 fi
-read -r _ r1 < <(reader_stats "$dpid")
+read -r _ r1 < <(thread_stats "$dpid" reader)
 want=$((possible < 8 ? possible : 8))
 if [ "$nrd" = "$want" ] && [ $((r1 - r0)) -ge 1 ]; then
 	pass "uring: $nrd reader threads served the large READs ($((r1 - r0)) wakeups)"
