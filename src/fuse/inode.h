@@ -37,6 +37,10 @@ struct inode {
 
 	/* File contents: readers share, writers (RMW, truncate) exclude. */
 	pthread_rwlock_t content;
+	/* Written through this mount (set under content held exclusive, read
+	 * under it shared): large reads then keep to the page cache, where
+	 * the new ciphertext is (see fs_content_read). */
+	int written;
 	/* meta protects the caches below. */
 	pthread_mutex_t meta;
 	int has_iv;	    /* protected by meta */

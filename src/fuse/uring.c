@@ -141,7 +141,10 @@ static void put64(void *p, size_t off, uint64_t v)
 #define HEADROOM 4096U
 /* READs of at least this many bytes go to a reader thread (see ring_main). */
 #define HAND_OFF_MIN (64U * 1024U)
-/* Reader threads: one per CPU, at most this many. */
+/* Reader threads: one per CPU, at least MIN_READERS (a large READ mostly
+ * waits for the disk: the read-ahead window of mount.c keeps four 1 MiB
+ * READs in flight), at most MAX_READERS. */
+#define MIN_READERS 4U
 #define MAX_READERS 8U
 /* SQEs a ring thread may queue before it submits: a commit per entry and
  * the read of its done eventfd */
@@ -682,9 +685,11 @@ fail:
 static void start_rings(void)
 {
 	unsigned i;
+	unsigned nr;
 
 	/* readers first: a ring thread hands off only when R.n > 0 */
-	for (i = 0; i < U.nq && i < MAX_READERS; i++) {
+	nr = U.nq < MIN_READERS ? MIN_READERS : U.nq;
+	for (i = 0; i < nr && i < MAX_READERS; i++) {
 		if (pthread_create(&R.tid[i], NULL, reader_main, NULL) != 0)
 			break;
 		/* named for ps and tests/checks/61-uring.sh */

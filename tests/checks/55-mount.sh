@@ -381,6 +381,44 @@ PY
 	rm -rf "$mnt/um-f" "$mnt/um-d"
 	df "$mnt" >/dev/null 2>&1 && pass "mount: statfs works" || fail "mount: statfs failed"
 	umnt "$mnt" && pass "mount: fusermount3 -u unmounted" || fail "mount: unmount failed"
+	# a streaming read of a file that this mount has not written reads the
+	# backing file with O_DIRECT (rw.c): the bytes are right and the
+	# ciphertext does not stay in the page cache beside the plaintext. The
+	# 4 MiB read-ahead (mount.c, as root) makes the READs 1 MiB.
+	head -c 5000123 /dev/urandom >"$tmp/big5"
+	vc_mount "$vol" "$mnt" -masterkey "$KEY"
+	cp "$tmp/big5" "$mnt/big5"
+	enc=$(stat -c %i "$mnt/big5")
+	umnt "$mnt"
+	cf=$(find "$vol" -xdev -inum "$enc" | head -n1)
+	# written back and dropped from the page cache (no root needed)
+	python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.fsync(fd)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$cf"
+	vc_mount "$vol" "$mnt" -masterkey "$KEY"
+	dev=$(stat -c %d "$mnt")
+	ra=/sys/class/bdi/$((dev >> 8)):$((dev & 255))/read_ahead_kb
+	for _ in $(seq 20); do
+		[ "$(cat "$ra" 2>/dev/null)" = 4096 ] && break
+		sleep 0.1
+	done
+	before=$(fincore -b -n -o RES "$cf" | tr -d " ")
+	if cmp -s "$tmp/big5" "$mnt/big5"; then
+		after=$(fincore -b -n -o RES "$cf" | tr -d " ")
+		# the first READs of the read-ahead ramp are smaller and buffered
+		csize=$(stat -c %s "$cf")
+		if [ "$(cat "$ra" 2>/dev/null)" = 4096 ] &&
+			[ "$after" -lt $((csize / 2)) ]; then
+			pass "mount: a 5 MB file read after a remount is identical and left $after of its $csize ciphertext bytes in the page cache (before: $before)"
+		else
+			fail "mount: a 5 MB file read after a remount left $after of its $csize ciphertext bytes in the page cache (before: $before; read-ahead $(cat "$ra" 2>/dev/null) KiB)"
+		fi
+	else
+		fail "mount: a 5 MB file differs when read after a remount"
+	fi
+	rm -f "$mnt/big5"
+	umnt "$mnt"
 	# tamper: one flipped ciphertext byte -> EIO
 	vc_mount "$vol" "$mnt" -masterkey "$KEY"
 	enc=$(cd "$mnt" && python3 -c 'import os; print(os.stat("f4096").st_ino)')
