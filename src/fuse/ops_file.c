@@ -16,6 +16,10 @@
 #include "fuse/uring.h"
 #include "sys/sys.h"
 
+/* Bytes of a file's ciphertext fetched at open: the header and 32 blocks
+ * (128 KiB of plaintext, the kernel's first read-ahead of a file). */
+#define OPEN_READAHEAD ((size_t)FC_HEADER_LEN + 32U * (FC_PLAIN_BS + FC_MAX_OV))
+
 /* Flags for the backing open: read-write, no append or direct I/O. */
 static int backing_flags(int flags)
 {
@@ -59,6 +63,17 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		inode_fileid_clear(in);
 		pthread_rwlock_unlock(&in->content);
 	}
+	/* A program that opens a file to read it sends the first READ a round
+	 * trip from now: the disk can fetch the start of the file meanwhile
+	 * (the whole of a small one; cached blocks cost a page-cache walk). */
+	if ((fi->flags & O_ACCMODE) != O_WRONLY && !(fi->flags & O_TRUNC))
+		(void)readahead(fd, 0, OPEN_READAHEAD);
+	/* The mount owns the cipher directory (see mount.c, CACHE_TIMEOUT):
+	 * what the kernel cached of the file is still right, so a new open
+	 * keeps it (the kernel drops it when the size or mtime it gets
+	 * changed). Large reads skip the backing page cache (rw.c), so this
+	 * cache is the one a second read of the file finds. */
+	fi->keep_cache = fs.timeout > 0;
 	fi->fh = (uint64_t)fd;
 	fuse_reply_open(req, fi);
 }

@@ -404,6 +404,17 @@ os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$cf"
 		sleep 0.1
 	done
 	before=$(fincore -b -n -o RES "$cf" | tr -d " ")
+	# an open for reading starts the disk on the file's first 128 KiB
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+time.sleep(0.2)
+os.close(fd)' "$mnt/big5"
+	opened=$(fincore -b -n -o RES "$cf" | tr -d " ")
+	if [ "$before" = 0 ] && [ "$opened" -ge 131072 ]; then
+		pass "mount: opening a file fetched $opened bytes of its ciphertext before the first READ"
+	else
+		fail "mount: opening a file left $opened bytes of its ciphertext in the page cache (before: $before), want the first 128 KiB"
+	fi
 	if cmp -s "$tmp/big5" "$mnt/big5"; then
 		after=$(fincore -b -n -o RES "$cf" | tr -d " ")
 		# the first READs of the read-ahead ramp are smaller and buffered
@@ -416,6 +427,13 @@ os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$cf"
 		fi
 	else
 		fail "mount: a 5 MB file differs when read after a remount"
+	fi
+	# the plaintext the read cached survives the next open (fincore's own)
+	kept=$(fincore -b -n -o RES "$mnt/big5" | tr -d " ")
+	if [ "$kept" -ge 5000123 ]; then
+		pass "mount: a new open keeps the $kept cached plaintext bytes of a file"
+	else
+		fail "mount: a new open kept $kept cached plaintext bytes of a 5000123-byte file"
 	fi
 	rm -f "$mnt/big5"
 	umnt "$mnt"
