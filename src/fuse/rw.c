@@ -273,7 +273,7 @@ static atomic_int direct_off;
  * should read the normal way instead.
  */
 static ssize_t pread_odirect(int fd, uint8_t *abuf, size_t len, off_t off,
-			   uint8_t **at)
+			     uint8_t **at)
 {
 	char path[40];
 	off_t a0 = off & ~(off_t)(DIRECT_ALIGN - 1);
@@ -354,8 +354,8 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	pbuf = direct ? (uint8_t *)buf : sc->p;
 	n = -1;
 	if (size >= DIRECT_MIN && !in->written)
-		n = pread_odirect(fd, sc->c, nb * (size_t)cbs(), block_off(first),
-				&cbuf);
+		n = pread_odirect(fd, sc->c, nb * (size_t)cbs(),
+				  block_off(first), &cbuf);
 	if (n < 0) {
 		cbuf = sc->c;
 		n = sys_pread_full(fd, cbuf, nb * (size_t)cbs(),
