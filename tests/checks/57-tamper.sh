@@ -166,6 +166,7 @@ fill() {
 		ln -s a.bin "$m/lnk" &&
 		mkdir "$m/sub" &&
 		echo "in a subdirectory" >"$m/sub/c.txt" &&
+		for i in $(seq -w 1 15); do echo "$i" >"$m/sub/more-$i"; done &&
 		$PY -c 'import os,sys; os.setxattr(sys.argv[1], "user.note", b"tamper-xattr")' "$m/a.bin"
 }
 
@@ -290,7 +291,11 @@ mount_check() {
 			{ echo "no log line"; return 1; }
 		;;
 	diriv)
-		if ls "$m/sub" 2>/dev/null | grep -q .; then
+		# Names are not authenticated: under a wrong IV one garbage
+		# name in about 300 still passes the padding check and is listed
+		# (gocryptfs too). So sub holds 16 entries, and none of their
+		# names may show; -fsck then always finds some of them corrupt.
+		if ls "$m/sub" 2>/dev/null | grep -qE '^(c\.txt|more-[0-9]+)$'; then
 			echo "entries of sub still listed"
 			return 1
 		fi
