@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -275,7 +274,6 @@ static atomic_int direct_off;
 static ssize_t pread_odirect(int fd, uint8_t *abuf, size_t len, off_t off,
 			     uint8_t **at)
 {
-	char path[40];
 	off_t a0 = off & ~(off_t)(DIRECT_ALIGN - 1);
 	off_t a1 = (off + (off_t)len + (off_t)DIRECT_ALIGN - 1) &
 		   ~(off_t)(DIRECT_ALIGN - 1);
@@ -286,11 +284,10 @@ static ssize_t pread_odirect(int fd, uint8_t *abuf, size_t len, off_t off,
 
 	if (atomic_load(&direct_off))
 		return -1;
-	(void)snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	dfd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	dfd = sys_reopen(fd, O_RDONLY | O_DIRECT);
 	if (dfd < 0) {
 		/* no O_DIRECT here, or no /proc: not worth asking again */
-		if (errno == EINVAL || errno == ENOENT)
+		if (dfd == -EINVAL || dfd == -ENOENT)
 			atomic_store(&direct_off, 1);
 		return -1;
 	}

@@ -16,7 +16,7 @@
 
 /* openat with O_CLOEXEC added; returns the fd or -errno. */
 int sys_openat(int dirfd, const char *name, int flags, mode_t mode);
-/* Open the object behind an O_PATH fd again with flags (no O_CREAT);
+/* Open the object behind an fd (O_PATH or not) again with flags (no O_CREAT);
  * returns the fd or -errno. */
 int sys_reopen(int opath_fd, int flags);
 /* "/proc/self/fd/N" for fd into buf (>= 32 bytes). */
