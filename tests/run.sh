@@ -7,7 +7,9 @@
 # having printed a FAIL line counts as one failure. With CI=true a group must
 # not SKIP for a missing tool: it fails instead (each group enforces that).
 #
-# Usage: tests/run.sh [GROUP-SUBSTRING...]   (no argument: every group)
+# Usage: tests/run.sh [GROUP-SUBSTRING...] [--case NAME]
+#   no group: every group; --case NAME: only case_NAME of the chosen
+#   groups (lib.sh's run_cases), with every line of its log shown.
 # Last line: "N passed, N failed" (", N skipped" when any were skipped).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +21,25 @@ echo "test data: $VCRYPTFS_SHARED"
 pass=0 fail=0 skip=0
 failed_cases=()
 groups=()
+filters=()
+while [ "$#" -gt 0 ]; do
+	case $1 in
+	--case)
+		[ "$#" -ge 2 ] || { echo "usage: tests/run.sh [GROUP...] [--case NAME]" >&2; exit 2; }
+		export VC_CASE=$2
+		shift 2
+		;;
+	*)
+		filters+=("$1")
+		shift
+		;;
+	esac
+done
 for g in tests/checks/[0-9]*.sh; do
 	name=$(basename "$g" .sh)
-	if [ "$#" -gt 0 ]; then
+	if [ "${#filters[@]}" -gt 0 ]; then
 		want=0
-		for f in "$@"; do
+		for f in "${filters[@]}"; do
 			case "$name" in *"$f"*) want=1 ;; esac
 		done
 		[ "$want" = 1 ] || continue
@@ -42,7 +58,11 @@ for g in "${groups[@]}"; do
 	p=$(grep -c '^PASS: ' "$out")
 	f=$(grep -c '^FAIL: ' "$out")
 	s=$(grep -c '^SKIP: ' "$out")
-	grep -E '^(FAIL|SKIP): ' "$out" | sed 's/^/  /'
+	if [ -n "${VC_CASE:-}" ]; then
+		sed 's/^/  /' "$out"
+	else
+		grep -E '^(FAIL|SKIP): ' "$out" | sed 's/^/  /'
+	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "  FAIL: group $name exited $rc without a FAIL line; log tail:"

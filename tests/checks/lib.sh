@@ -84,3 +84,21 @@ san_log_to() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$1/asan"
 	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$1/ubsan:print_stacktrace=1"
 }
+# run_cases FUNC...: the cases of a group, in order. Each case is a shell
+# function named case_<name> that prints PASS:/FAIL:/SKIP: lines. With
+# VC_CASE set (tests/run.sh GROUP --case NAME), only case_NAME runs; an
+# unknown name is a failure that lists the group's cases.
+run_cases() {
+	local c ran=0
+	for c in "$@"; do
+		if [ -n "${VC_CASE:-}" ] && [ "${c#case_}" != "$VC_CASE" ]; then
+			continue
+		fi
+		ran=$((ran + 1))
+		"$c"
+	done
+	if [ -n "${VC_CASE:-}" ] && [ "$ran" -eq 0 ]; then
+		fail "no case '$VC_CASE' in this group (cases: ${*#case_})"
+	fi
+	return 0
+}
