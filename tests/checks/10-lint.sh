@@ -2,5 +2,5 @@
 # group: lint (make lint): cppcheck, clang-tidy, gcc -fanalyzer, clang-format
 . "$(dirname "$0")/lib.sh"
 for t in cppcheck clang-tidy clang-format gcc; do need_tool "$t" || exit 0; done
-bash mk/lint.sh
+bash scripts/lint.sh
 exit 0

@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
 # group: layers (make layers): include lines point one way
-bash mk/layers.sh
+bash scripts/layers.sh
 exit 0

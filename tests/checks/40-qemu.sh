@@ -7,7 +7,7 @@
 # `vcryptfs -speed` as core2duo: the avx2 row is N/A and ssse3 is selected.
 # AVX-512 cannot be run here (no AVX-512 CPU; qemu 7.2 does not emulate
 # it): the kernel's data flow is checked instead with scalar stand-ins for
-# its intrinsics ($BUILD/avx512-emul/test_avx512_emul, mk/simd.mk), and the
+# its intrinsics ($BUILD/avx512-emul/test_avx512_emul, mk/tests.mk), and the
 # real kernel stays a SKIP inside test_kernels.
 . "$(dirname "$0")/lib.sh"
 run_bin "$BUILD/avx512-emul/test_avx512_emul"

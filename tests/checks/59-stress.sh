@@ -11,7 +11,7 @@
 # Environment: STRESS_OPS (total over the ciphers, default 50000),
 # STRESS_SAN_OPS (default 5000, 0: none), STRESS_SEED (default: random; the
 # seed is printed), STRESS_CIPHERS (default "gcm xchacha").
-# make stress runs this with STRESS_OPS=1000000 (mk/stress.mk).
+# make stress runs this with STRESS_OPS=1000000 (mk/tests.mk).
 # Every mount is unmounted by the EXIT trap.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
