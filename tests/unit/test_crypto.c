@@ -1442,63 +1442,36 @@ static void t_ct_endian(void)
  * Test table and main
  * ==================================================================== */
 
-/* slow = 1: run only when its full name is given on the command line */
-static const struct test {
-	const char *name;
-	void (*fn)(void);
-	int slow;
-} tests[] = {
-	{ "rfc8439-chacha20-block", t_rfc_block, 0 },
-	{ "rfc8439-chacha20-xor", t_rfc_stream, 0 },
-	{ "rfc8439-poly1305", t_rfc_poly, 0 },
-	{ "rfc8439-poly1305-keygen", t_rfc_keygen, 0 },
-	{ "rfc8439-aead", t_rfc_aead, 0 },
-	{ "xchacha-draft-hchacha20", t_x_hchacha, 0 },
-	{ "xchacha-draft-xchacha20", t_x_stream, 0 },
-	{ "xchacha-draft-aead", t_x_aead, 0 },
-	{ "wycheproof-chacha20-poly1305", t_wp_chacha, 0 },
-	{ "wycheproof-xchacha20-poly1305", t_wp_xchacha, 0 },
-	{ "openssl-chacha20", t_diff_chacha20, 0 },
-	{ "openssl-poly1305", t_diff_poly1305, 0 },
-	{ "openssl-hchacha20", t_diff_hchacha20, 0 },
-	{ "openssl-chacha20-poly1305", t_diff_aead, 0 },
-	{ "openssl-xchacha20-poly1305", t_diff_xaead, 0 },
-	{ "prop-poly1305-split", t_prop_poly_split, 0 },
-	{ "prop-chacha20-keystream", t_prop_keystream, 0 },
-	{ "prop-chacha20-wrap", t_prop_wrap, 0 },
-	{ "prop-xchacha20-subkey", t_prop_xchacha, 0 },
-	{ "prop-aead-bitflip", t_prop_bitflip, 0 },
-	{ "ct-compare", t_ct_compare, 0 },
-	{ "ct-compare-all-2byte", t_ct_compare_all, 1 },
-	{ "ct-wipe", t_ct_wipe, 0 },
-	{ "ct-endian", t_ct_endian, 0 },
+/* TH_SLOW rows run only when their full name is given (th.h) */
+static const struct th_test unit_tests[] = {
+	TH_TEST("rfc8439-chacha20-block", t_rfc_block),
+	TH_TEST("rfc8439-chacha20-xor", t_rfc_stream),
+	TH_TEST("rfc8439-poly1305", t_rfc_poly),
+	TH_TEST("rfc8439-poly1305-keygen", t_rfc_keygen),
+	TH_TEST("rfc8439-aead", t_rfc_aead),
+	TH_TEST("xchacha-draft-hchacha20", t_x_hchacha),
+	TH_TEST("xchacha-draft-xchacha20", t_x_stream),
+	TH_TEST("xchacha-draft-aead", t_x_aead),
+	TH_TEST("wycheproof-chacha20-poly1305", t_wp_chacha),
+	TH_TEST("wycheproof-xchacha20-poly1305", t_wp_xchacha),
+	TH_TEST("openssl-chacha20", t_diff_chacha20),
+	TH_TEST("openssl-poly1305", t_diff_poly1305),
+	TH_TEST("openssl-hchacha20", t_diff_hchacha20),
+	TH_TEST("openssl-chacha20-poly1305", t_diff_aead),
+	TH_TEST("openssl-xchacha20-poly1305", t_diff_xaead),
+	TH_TEST("prop-poly1305-split", t_prop_poly_split),
+	TH_TEST("prop-chacha20-keystream", t_prop_keystream),
+	TH_TEST("prop-chacha20-wrap", t_prop_wrap),
+	TH_TEST("prop-xchacha20-subkey", t_prop_xchacha),
+	TH_TEST("prop-aead-bitflip", t_prop_bitflip),
+	TH_TEST("ct-compare", t_ct_compare),
+	TH_SLOW("ct-compare-all-2byte", t_ct_compare_all),
+	TH_TEST("ct-wipe", t_ct_wipe),
+	TH_TEST("ct-endian", t_ct_endian),
 };
-
-static int named(int argc, char **argv, const char *name)
-{
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return 1;
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
-	size_t ran = 0, n = sizeof(tests) / sizeof(tests[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (!th_want(argc, argv, tests[i].name))
-			continue;
-		if (tests[i].slow && !named(argc, argv, tests[i].name))
-			continue;
-		printf("--- %s\n", tests[i].name);
-		tests[i].fn();
-		ran++;
-	}
-	if (ran == 0) {
-		th_fail("test_crypto: no test name contains the filter");
-		for (size_t i = 0; i < n; i++)
-			printf("  %s\n", tests[i].name);
-	}
+	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
 	return th_exit();
 }
