@@ -102,3 +102,71 @@ run_cases() {
 	fi
 	return 0
 }
+# --- shared preamble and mount helpers for the mount groups ---
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib
+# vc_tmpdir NAME: the group's private temp dir in $tmp, an empty MOUNTS
+# list, and the traps: on EXIT the group's on_exit function (when it has
+# one) runs first, then every FUSE mount in MOUNTS is unmounted, then every
+# plain mount in PLAIN_MOUNTS (a tmpfs under $tmp), then $tmp goes away.
+vc_tmpdir() {
+	tmp=$(mktemp -d "/tmp/vcryptfs-$1.XXXXXX")
+	MOUNTS=()
+	PLAIN_MOUNTS=()
+	trap vc_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+# shellcheck disable=SC2317 # called by the EXIT trap
+vc_cleanup() {
+	local m
+	if declare -F on_exit >/dev/null; then on_exit; fi
+	unmount_all "${MOUNTS[@]}"
+	for m in "${PLAIN_MOUNTS[@]}"; do
+		mountpoint -q "$m" 2>/dev/null && umount "$m"
+	done
+	rm -rf "$tmp"
+}
+# wait_mounted MNT: 0 once MNT is a mount point (at most 5 s), else 1.
+wait_mounted() {
+	local i
+	for i in $(seq 1 50); do
+		mountpoint -q "$1" && return 0
+		[ "$i" = 50 ] || sleep 0.1
+	done
+	return 1
+}
+# vc_mount CIPHERDIR MNT [FLAGS...]: mount with vcryptfs in the background
+# and remember MNT for the EXIT trap. The binary is $VC_BIN (default
+# $BUILD/vcryptfs; 55-mount sets its vcmount driver); -passfile $PASSFILE
+# comes first when PASSFILE is set. Returns the daemon's exit code, and 1
+# when it said 0 but MNT is not mounted 5 s later. Stderr is the caller's.
+vc_mount() {
+	local c=$1 m=$2 rc
+	shift 2
+	mkdir -p "$m"
+	MOUNTS+=("$m")
+	"${VC_BIN:-$BUILD/vcryptfs}" -q ${PASSFILE:+-passfile "$PASSFILE"} \
+		"$@" "$c" "$m"
+	rc=$?
+	[ "$rc" -ne 0 ] && return "$rc"
+	wait_mounted "$m"
+}
+# go_mount CIPHERDIR MNT [FLAGS...]: the same with gocryptfs (-nosyslog).
+go_mount() {
+	local c=$1 m=$2 rc
+	shift 2
+	mkdir -p "$m"
+	MOUNTS+=("$m")
+	gocryptfs -q -nosyslog ${PASSFILE:+-passfile "$PASSFILE"} "$@" "$c" "$m"
+	rc=$?
+	[ "$rc" -ne 0 ] && return "$rc"
+	wait_mounted "$m"
+}
+# umnt MNT: unmount now, retrying once after a second, then lazily.
+umnt() {
+	fusermount3 -u "$1" 2>/dev/null || { sleep 1; fusermount3 -u "$1" ||
+		fusermount3 -u -z "$1"; }
+}
+# treesum DIR: one line per entry of the tree (sorted): type, path, size,
+# sha256 or symlink target, link count, permission bits, user xattrs; two
+# trees with the same listing hold the same things (lib/treesum.py).
+treesum() { python3 "$LIB_DIR/treesum.py" "$1"; }
