@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Test programs beyond the unit binaries (those are rules of the Makefile):
 #   tests/tools/NAME.c    -> $(BUILD)/tools/NAME, linked with the library
+#                            and tests/unit/th.c (hex, random helpers)
 #                            (vcmount, fsxv, concw, crashw, crashfull; the
 #                            groups in tests/checks/ name the ones they use)
 #   tests/fs/fsposix.c    -> $(BUILD)/tests/fsposix, the POSIX-semantics
@@ -20,11 +21,13 @@ SAN_FUSE_TOOLS := $(addprefix $(SANBUILD)/tools/,$(TOOL_NAMES))
 
 fuse-tools: $(FUSE_TOOLS) $(SAN_FUSE_TOOLS) ## build the test tools
 
-$(BUILD)/tools/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/libvcryptfs.a
+$(BUILD)/tools/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/obj/tests/unit/th.o \
+		$(BUILD)/libvcryptfs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(HARDEN_LD) -o $@ $^ $(LDLIBS) -lpthread
 
-$(SANBUILD)/tools/%: $(SANBUILD)/obj/tests/tools/%.o $(SANBUILD)/libvcryptfs.a
+$(SANBUILD)/tools/%: $(SANBUILD)/obj/tests/tools/%.o \
+		$(SANBUILD)/obj/tests/unit/th.o $(SANBUILD)/libvcryptfs.a
 	@mkdir -p $(dir $@)
 	$(SANCC) $(SAN_CFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 

@@ -123,7 +123,7 @@ vc_cleanup() {
 	for m in "${PLAIN_MOUNTS[@]}"; do
 		mountpoint -q "$m" 2>/dev/null && umount "$m"
 	done
-	rm -rf "$tmp"
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
 }
 # wait_mounted MNT: 0 once MNT is a mount point (at most 5 s), else 1.
 wait_mounted() {
@@ -170,3 +170,54 @@ umnt() {
 # sha256 or symlink target, link count, permission bits, user xattrs; two
 # trees with the same listing hold the same things (lib/treesum.py).
 treesum() { python3 "$LIB_DIR/treesum.py" "$1"; }
+# san_verdict GROUP DIR PASS-TEXT: after a sanitized daemon has run with
+# san_log_to DIR, a FAIL quoting its reports (returns 1), or PASS: GROUP:
+# PASS-TEXT.
+san_verdict() {
+	if ls "$2"/* >/dev/null 2>&1; then
+		fail "$1: sanitizer reports from the daemon: $(head -c 1500 "$2"/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
+		return 1
+	else
+		pass "$1: $3"
+	fi
+}
+# unit_cases RUNNER BIN...: one case per unit binary, named after it
+# without test_ (case_format for test_format), each running RUNNER BIN;
+# a FAIL when there is none. For 20-unit and 30-sanitize.
+unit_cases() {
+	local runner=$1 t cases=()
+	shift
+	for t in "$@"; do
+		[ -x "$t" ] || continue
+		eval "case_${t##*/test_}() { $runner \"$t\"; }"
+		cases+=("case_${t##*/test_}")
+	done
+	if [ "${#cases[@]}" -eq 0 ]; then
+		fail "no unit test binaries ($*)"
+		return 0
+	fi
+	run_cases "${cases[@]}"
+}
+# need_mount_group GROUP BIN...: what every mount group needs first:
+# fusermount3, /dev/fuse, and each BIN built. 1 when one is missing (the
+# SKIP or FAIL line is printed).
+need_mount_group() {
+	local g=$1
+	shift
+	need_tool fusermount3 && need_fuse "$g" && need_built "$g" "$@"
+}
+# want_san_daemon GROUP KNOB: 0 when the ASan/UBSan daemon
+# $SANBUILD/vcryptfs is to run too (its reports then go to $tmp/san, for
+# san_verdict); with KNOB=0 in the environment a SKIP, when it is not built
+# a FAIL, and 1.
+want_san_daemon() {
+	if [ "${!2:-1}" = 0 ]; then
+		echo "SKIP: $1: ASan/UBSan daemon ($2=0)"
+	elif [ ! -x "$SANBUILD/vcryptfs" ]; then
+		fail "$1: $SANBUILD/vcryptfs not built (make san-build)"
+	else
+		san_log_to "$tmp/san"
+		return 0
+	fi
+	return 1
+}

@@ -12,6 +12,9 @@
  *                                         print DIR's manifest (MANIFEST.txt
  *                                         format, plus "xattr" lines) on
  *                                         stdout; exit 0, or 1 on any error
+ * Over 600 lines on purpose: the offline decoder is a program of its own
+ * (50-gocryptfs uses it to read gocryptfs-written trees) and the example
+ * test is its main user; banner sections divide decoder, manifest, test.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -5,6 +5,9 @@
  * header, sizes of FORMAT.md 4.3/4.8, EME, name/content/symlink/xattr
  * vectors of FORMAT.md 7, 14.1 and 14.2, long names, holes, tampering.
  * Run one test: test_format NAME (the name table above main; --list prints it).
+ * Over 600 lines on purpose: one binary for format/ with one name table
+ * (STYLE.md 7); the banner sections are its topics (Wycheproof, names,
+ * content, long names, threads), sharing the volume fixtures.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -1004,7 +1007,6 @@ static const struct th_test unit_tests[] = {
 
 int main(int argc, char **argv)
 {
-	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
-	ossl_aead_thread_cleanup();
-	return th_exit();
+	return th_main(argc, argv, unit_tests, TH_COUNT(unit_tests),
+		       ossl_aead_thread_cleanup);
 }

@@ -166,6 +166,21 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
+/* A fresh cipher directory top/name holding one file `plain` of one full
+ * block with n bytes of val appended; prints the "setup name" check. */
+static void appended_dir(const char *name, const char *plain, size_t n,
+			 uint8_t val)
+{
+	uint8_t iv[16];
+	int d = new_dir(name, iv);
+	int ok = d >= 0 && put_file(d, iv, plain, 1, CONTENT_PLAIN_BS) == 0 &&
+		 append(d, iv, plain, n, val) == 0;
+
+	if (d >= 0)
+		close(d);
+	th_check(ok, "setup %s", name);
+}
+
 /* clean: empty, header-only, one block, an explicit zero block */
 static void test_clean(void)
 {
@@ -199,15 +214,7 @@ static void test_clean(void)
 /* a short all-zero last block is not a hole (4.7) */
 static void test_shortzero(void)
 {
-	uint8_t iv[16];
-	int d, ok;
-
-	d = new_dir("shortzero", iv);
-	ok = d >= 0 && put_file(d, iv, "f", 1, CONTENT_PLAIN_BS) == 0 &&
-	     append(d, iv, "f", 100, 0) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup shortzero");
+	appended_dir("shortzero", "f", 100, 0);
 	expect("shortzero", 1, "\"f\" (inum");
 	expect("shortzero", 1, "block 1: all-zero nonce");
 }
@@ -215,15 +222,7 @@ static void test_shortzero(void)
 /* a tail not longer than the overhead */
 static void test_shorttail(void)
 {
-	uint8_t iv[16];
-	int d, ok;
-
-	d = new_dir("shorttail", iv);
-	ok = d >= 0 && put_file(d, iv, "g", 1, CONTENT_PLAIN_BS) == 0 &&
-	     append(d, iv, "g", 20, 7) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup shorttail");
+	appended_dir("shorttail", "g", 20, 7);
 	expect("shorttail", 1, "block 1: truncated block");
 }
 

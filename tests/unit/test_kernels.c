@@ -9,6 +9,9 @@
  * VCRYPTFS_TEST_QUICK=1) trims the random sweeps for qemu runs.
  * Prints "cpu: <features>" and "chosen: <kernel>" lines for
  * tests/checks/40-qemu.sh.
+ * Over 600 lines on purpose: every kernel goes through the same sweeps
+ * (one name-table row per kernel), which share the kernel list and the
+ * quick mode.
  */
 #include <jansson.h>
 #include <stdio.h>

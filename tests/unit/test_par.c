@@ -146,6 +146,5 @@ static const struct th_test unit_tests[] = {
 
 int main(int argc, char **argv)
 {
-	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
-	return th_exit();
+	return th_main(argc, argv, unit_tests, TH_COUNT(unit_tests), NULL);
 }

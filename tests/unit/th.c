@@ -169,6 +169,15 @@ size_t th_run(int argc, char **argv, const struct th_test *t, size_t n)
 	return ran;
 }
 
+int th_main(int argc, char **argv, const struct th_test *t, size_t n,
+	    void (*done)(void))
+{
+	th_run(argc, argv, t, n);
+	if (done != NULL)
+		done();
+	return th_exit();
+}
+
 int th_exit(void)
 {
 	return th_failures == 0 ? 0 : 1;

@@ -59,6 +59,10 @@ struct th_test {
  * rows run; main still returns th_exit(), after its own cleanup.
  */
 size_t th_run(int argc, char **argv, const struct th_test *t, size_t n);
+/* main() of a binary with no setup of its own: th_run, then done() when
+ * not NULL (thread-local cleanup), then th_exit(). */
+int th_main(int argc, char **argv, const struct th_test *t, size_t n,
+	    void (*done)(void));
 #define TH_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 /* Rows of a static table: TH_TEST("name", fn), TH_SLOW("name", fn). */
 #define TH_TEST(name, fn)                                                      \

@@ -23,6 +23,10 @@ cli_ready() {
 cli_mount() {
 	VC_BIN=$VC PASSFILE=$tmp/pf vc_mount "$@"
 }
+# go_pf_mount CIPHERDIR MNT: gocryptfs -passfile $tmp/pf
+go_pf_mount() {
+	PASSFILE=$tmp/pf go_mount "$@"
+}
 # cli_vol: $tmp/clidefault-a, a default volume made by vcryptfs -init (by
 # case_cli, or here when that case did not run)
 cli_vol() {
@@ -62,48 +66,14 @@ case_cli() {
 			fail "mount: vcryptfs -init $opt failed"
 			continue
 		fi
-		if cli_mount "$c" "$tmp/cm"; then
-			make_tree "$tmp/cm" 2>/dev/null
-			umnt "$tmp/cm"
-			if go_mount "$c" "$tmp/cm" -passfile "$tmp/pf"; then
-				treesum "$tmp/cm" >"$tmp/g.sum"
-				umnt "$tmp/cm"
-				if diff "$tmp/r.sum" "$tmp/g.sum" >"$tmp/diff"; then
-					pass "mount: cli $opt: vcryptfs -init + mount, gocryptfs reads the same tree"
-				else
-					fail "mount: cli $opt: gocryptfs sees a different tree: $(head -c 300 "$tmp/diff")"
-				fi
-			else
-				fail "mount: cli $opt: gocryptfs could not mount a vcryptfs -init volume"
-			fi
-			if gocryptfs -fsck -q -passfile "$tmp/pf" "$c" >"$tmp/fsck" 2>&1; then
-				pass "mount: cli $opt: gocryptfs -fsck finds no problems"
-			else
-				fail "mount: cli $opt: gocryptfs -fsck: $(tail -n 3 "$tmp/fsck")"
-			fi
-		else
-			fail "mount: cli $opt: vcryptfs could not mount its own volume"
-		fi
+		cross "cli $opt" "vcryptfs -init + mount, gocryptfs reads the same tree" \
+			"$c" "$tmp/cm" cli_mount go_pf_mount &&
+			go_fsck_clean "cli $opt" -passfile "$tmp/pf" "$c"
 		c=$tmp/cli$tag-b
 		mkdir -p "$c"
 		gocryptfs -q -init -scryptn 10 -passfile "$tmp/pf" "${f[@]}" "$c" >/dev/null 2>&1
-		if go_mount "$c" "$tmp/cm" -passfile "$tmp/pf"; then
-			make_tree "$tmp/cm" 2>/dev/null
-			umnt "$tmp/cm"
-			if cli_mount "$c" "$tmp/cm"; then
-				treesum "$tmp/cm" >"$tmp/v.sum"
-				umnt "$tmp/cm"
-				if diff "$tmp/r.sum" "$tmp/v.sum" >"$tmp/diff"; then
-					pass "mount: cli $opt: gocryptfs -init volume reads back identically in vcryptfs"
-				else
-					fail "mount: cli $opt: vcryptfs sees a different tree: $(head -c 300 "$tmp/diff")"
-				fi
-			else
-				fail "mount: cli $opt: vcryptfs could not mount a gocryptfs -init volume"
-			fi
-		else
-			fail "mount: cli $opt: gocryptfs -init/mount failed"
-		fi
+		cross "cli $opt" "gocryptfs -init volume reads back identically in vcryptfs" \
+			"$c" "$tmp/cm" go_pf_mount cli_mount
 	done
 }
 
