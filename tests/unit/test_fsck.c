@@ -166,6 +166,16 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
+/* End of a scenario's setup: close d (when open) and print the "setup
+ * NAME" check of ok. Returns ok. */
+static int setup_done(int d, int ok, const char *name)
+{
+	if (d >= 0)
+		close(d);
+	th_check(ok, "setup %s", name);
+	return ok;
+}
+
 /* A fresh cipher directory top/name holding one file `plain` of one full
  * block with n bytes of val appended; prints the "setup name" check. */
 static void appended_dir(const char *name, const char *plain, size_t n,
@@ -176,9 +186,7 @@ static void appended_dir(const char *name, const char *plain, size_t n,
 	int ok = d >= 0 && put_file(d, iv, plain, 1, CONTENT_PLAIN_BS) == 0 &&
 		 append(d, iv, plain, n, val) == 0;
 
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup %s", name);
+	(void)setup_done(d, ok, name);
 }
 
 /* clean: empty, header-only, one block, an explicit zero block */
@@ -205,9 +213,7 @@ static void test_clean(void)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup clean");
+	(void)setup_done(d, ok, "clean");
 	expect("clean", 0, "fsck summary: no problems found");
 }
 
@@ -236,9 +242,7 @@ static void test_wrongiv(void)
 	th_rand(iv2, sizeof(iv2));
 	ok = d >= 0 && put_file(d, iv2, "a", 1, 10) == 0 &&
 	     put_file(d, iv2, "b", 1, 10) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup wrongiv");
+	(void)setup_done(d, ok, "wrongiv");
 	expect("wrongiv", 3, "damaged gocryptfs.diriv?");
 }
 
@@ -253,9 +257,7 @@ static void test_hardlink(void)
 	ok = d >= 0 && put_file(d, iv, "h", 2, 10) == 0 &&
 	     append(d, iv, "h", 3, 0x55) == 0 && cname(iv, "h", cn) == 0 &&
 	     cname(iv, "h2", cn2) == 0 && linkat(d, cn, d, cn2, 0) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup hardlink");
+	(void)setup_done(d, ok, "hardlink");
 	expect("hardlink", 1, "fsck summary: 1 corrupt files, 0 files skipped");
 }
 
@@ -309,9 +311,7 @@ static void test_undecryptable(void)
 		if (s >= 0)
 			close(s);
 	}
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup undecryptable");
+	ok = setup_done(d, ok, "undecryptable");
 	if (ok) {
 		char want[NAMES_BUF + 32];
 
