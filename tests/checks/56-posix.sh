@@ -20,12 +20,10 @@
 # are made by the first case that needs them. Every mount is unmounted by
 # the EXIT trap.
 . "$(dirname "$0")/lib.sh"
-need_tool fusermount3 || exit 0
-need_fuse posix || exit 0
 VC=$BUILD/vcryptfs
 SANVC=$SANBUILD/vcryptfs
 FSP=$BUILD/tests/fsposix
-need_built posix "$VC" "$FSP" || exit 0
+need_mount_group posix "$VC" "$FSP" || exit 0
 vc_tmpdir 56
 chmod 755 "$tmp" # nobody must reach the plain reference too
 printf 'posix-test-password\n' >"$tmp/pf"
