@@ -261,14 +261,7 @@ concurrency() {
 # The daemons every case runs with: the normal build, then the ASan/UBSan
 # one (unless FAILURE_SAN=0), whose reports are checked after the cases.
 DAEMONS=("normal:$VC")
-if [ "${FAILURE_SAN:-1}" = 0 ]; then
-	echo "SKIP: failure: ASan/UBSan daemon (FAILURE_SAN=0)"
-elif [ ! -x "$SANBUILD/vcryptfs" ]; then
-	fail "failure: $SANBUILD/vcryptfs not built (make san-build)"
-else
-	san_log_to "$tmp/san"
-	DAEMONS+=("san:$SANBUILD/vcryptfs")
-fi
+want_san_daemon failure FAILURE_SAN && DAEMONS+=("san:$SANBUILD/vcryptfs")
 # each_daemon FUNC ARGS...: FUNC TAG DAEMON ARGS... for every daemon
 each_daemon() {
 	local f=$1 d
@@ -298,10 +291,6 @@ case_concurrency() { each_daemon concurrency_both; }
 
 run_cases case_crash case_full_disk case_file_limit case_concurrency
 if [ "${#DAEMONS[@]}" -gt 1 ]; then
-	if ls "$tmp/san"/* >/dev/null 2>&1; then
-		fail "failure: sanitizer reports from the daemon: $(head -c 1500 "$tmp"/san/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
-	else
-		pass "failure: ASan/UBSan daemon ran every case without a report"
-	fi
+	san_verdict failure "$tmp/san" "ASan/UBSan daemon ran every case without a report"
 fi
 exit 0
