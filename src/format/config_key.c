@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/secmem.h"
 #include "crypto/ct.h"
 #include "crypto/kdf.h"
 #include "crypto/ossl_aead.h"
 #include "format/keys.h"
-#include "secmem.h"
 
 /* ---------------------------------------------------------------------
  * Master key wrap (FORMAT.md 2.5)

@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "format/b64.h"
-#include "log.h"
 
 /* jansson indents with spaces; gocryptfs (Go's MarshalIndent with "\t")
  * with tabs. Strings are escaped by jansson, so every line's leading run

@@ -10,8 +10,8 @@
 #include <openssl/sha.h>
 #include <string.h>
 
+#include "base/secmem.h"
 #include "crypto/kdf.h"
-#include "secmem.h"
 
 void volume_free(struct volume *v)
 {

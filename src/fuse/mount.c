@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "crypto/ct.h"
-#include "exitcodes.h"
+#include "base/exitcodes.h"
 #include "fuse/fs.h"
 #include "fuse/uring.h"
-#include "mount.h"
+#include "fuse/mount.h"
 #include "sys/sys.h"
 
 static struct fuse_session *session;

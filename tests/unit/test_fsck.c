@@ -23,7 +23,7 @@
 #include "format/header.h"
 #include "format/keys.h"
 #include "format/names.h"
-#include "fsck.h"
+#include "fsck/fsck.h"
 #include "th.h"
 
 static struct volume vol;

@@ -5,10 +5,12 @@
  * encrypted target, and every extended attribute's name and value. Called
  * by the walk in fsck.c; reads only, through descriptors it is given.
  * Spec: ../shared/FORMAT.md 4.2-4.8, 6, 7.
- * Depends on: format/, crypto/ct.h, sys/sys.h.
+ * Reports through report.h, never calls back into fsck.c. Every name in
+ * a line is escaped (base/log.h's log_escape(); disp arrives escaped).
+ * Layer: fsck/; depends on format/, sys/, base/, crypto/ct.h (wipe).
  * Not proved.
  */
-#include "fsck_int.h"
+#include "fsck/fsck_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "crypto/ct.h"
 #include "format/content.h"
 #include "format/header.h"
@@ -43,16 +46,18 @@ int fsck_check_xattrs(struct ck *ck, int fd, const char *disp)
 	if (n > 0) {
 		list = malloc((size_t)n + 1);
 		if (list == NULL) {
-			fsck_report(ck,
-				    "fsck: error listing xattrs of \"%s\": %s",
-				    disp, strerror(ENOMEM));
+			report_problem(
+				&ck->rep,
+				"fsck: error listing xattrs of \"%s\": %s",
+				disp, strerror(ENOMEM));
 			return 1;
 		}
 		n = flistxattr(fd, list, (size_t)n);
 	}
 	if (n < 0) {
-		fsck_report(ck, "fsck: error listing xattrs of \"%s\": %s",
-			    disp, strerror(errno));
+		report_problem(&ck->rep,
+			       "fsck: error listing xattrs of \"%s\": %s", disp,
+			       strerror(errno));
 		free(list);
 		return 1;
 	}
@@ -60,6 +65,7 @@ int fsck_check_xattrs(struct ck *ck, int fd, const char *disp)
 		const char *s = list + at;
 		size_t sl = strnlen(s, (size_t)(n - at));
 		char pn[NAMES_XATTR_NAME_MAX + 1];
+		char en[LOG_ESCAPE_LEN(NAMES_XATTR_NAME_MAX)];
 		size_t plen = 0;
 		ssize_t vl;
 
@@ -71,29 +77,31 @@ int fsck_check_xattrs(struct ck *ck, int fd, const char *disp)
 			    sizeof(NAMES_XATTR_PREFIX) - 1) != 0)
 			continue;
 		if (names_xattr_name_decrypt(ck->v, s, pn, sizeof(pn)) != 0) {
-			fsck_report(
-				ck,
+			report_problem(
+				&ck->rep,
 				"fsck: corrupt xattr name on \"%s\": \"%s\"",
-				disp, s);
+				disp, log_escape_str(en, sizeof(en), s));
 			bad = 1;
 			continue;
 		}
 		vl = fgetxattr(fd, s, ck->xval, XATTR_VALUE_CAP);
 		if (vl < 0) {
-			fsck_report(ck,
-				    "fsck: error reading xattr \"%s\" from "
-				    "\"%s\": %s",
-				    pn, disp, strerror(errno));
+			report_problem(&ck->rep,
+				       "fsck: error reading xattr \"%s\" from "
+				       "\"%s\": %s",
+				       log_escape_str(en, sizeof(en), pn), disp,
+				       strerror(errno));
 			bad = 1;
 			continue;
 		}
 		if (names_xattr_value_open(ck->v, ck->xplain,
 					   NAMES_XATTR_VALUE_MAX, &plen,
 					   ck->xval, (size_t)vl) != 0) {
-			fsck_report(ck,
-				    "fsck: error reading xattr \"%s\" from "
-				    "\"%s\": value fails authentication",
-				    pn, disp);
+			report_problem(&ck->rep,
+				       "fsck: error reading xattr \"%s\" from "
+				       "\"%s\": value fails authentication",
+				       log_escape_str(en, sizeof(en), pn),
+				       disp);
 			bad = 1;
 		}
 		ct_wipe(ck->xplain, NAMES_XATTR_VALUE_MAX);
@@ -151,23 +159,25 @@ static int check_content(struct ck *ck, int fd, off_t csize, const char *disp,
 	if (csize == 0)
 		return 0;
 	if (csize < (off_t)HEADER_LEN) {
-		fsck_report(ck,
-			    "fsck: error reading file \"%s\" (inum %llu): %lld "
-			    "bytes, truncated inside the 18-byte header",
-			    disp, inum, (long long)csize);
+		report_problem(
+			&ck->rep,
+			"fsck: error reading file \"%s\" (inum %llu): %lld "
+			"bytes, truncated inside the 18-byte header",
+			disp, inum, (long long)csize);
 		return 1;
 	}
 	n = sys_pread_full(fd, hdr, sizeof(hdr), 0);
 	if (n != (ssize_t)sizeof(hdr)) {
-		fsck_report(
-			ck, "fsck: error reading file \"%s\" (inum %llu): %s",
-			disp, inum,
+		report_problem(
+			&ck->rep,
+			"fsck: error reading file \"%s\" (inum %llu): %s", disp,
+			inum,
 			n < 0 ? strerror((int)-n) : "file shrank while read");
 		return 1;
 	}
 	if (header_parse(fileid, hdr) != 0) {
-		fsck_report(
-			ck,
+		report_problem(
+			&ck->rep,
 			"fsck: error reading file \"%s\" (inum %llu): bad file "
 			"header (version %u)",
 			disp, inum, (unsigned)(hdr[0] << 8 | hdr[1]));
@@ -178,7 +188,7 @@ static int check_content(struct ck *ck, int fd, off_t csize, const char *disp,
 		uint64_t next;
 		size_t want;
 
-		if (fsck_stopped())
+		if (*ck->stop)
 			return 0;
 		next = skip_hole(fd, blk, csize, cbs);
 		plain += (next - blk) * CONTENT_PLAIN_BS; /* holes */
@@ -191,8 +201,8 @@ static int check_content(struct ck *ck, int fd, off_t csize, const char *disp,
 					: PIECE_BLOCKS * cbs);
 		n = sys_pread_full(fd, ck->cbuf, want, off);
 		if (n != (ssize_t)want) {
-			fsck_report(
-				ck,
+			report_problem(
+				&ck->rep,
 				"fsck: error reading file \"%s\" (inum %llu): "
 				"%s",
 				disp, inum,
@@ -224,33 +234,34 @@ static int check_content(struct ck *ck, int fd, off_t csize, const char *disp,
 			}
 			plain += olen;
 		}
-		fsck_progress_tick(ck);
+		report_progress_tick(&ck->rep);
 	}
 	ct_wipe(ck->pbuf, CONTENT_PLAIN_BS);
 	if (nbad > 0) {
 		if (nbad == 1)
-			fsck_report(
-				ck,
+			report_problem(
+				&ck->rep,
 				"fsck: error reading file \"%s\" (inum %llu): "
 				"block %llu: %s",
 				disp, inum, (unsigned long long)first_bad, why);
 		else
-			fsck_report(
-				ck,
+			report_problem(
+				&ck->rep,
 				"fsck: error reading file \"%s\" (inum %llu): "
 				"block %llu: %s (%llu bad blocks)",
 				disp, inum, (unsigned long long)first_bad, why,
 				(unsigned long long)nbad);
 		return 1;
 	}
-	if (!fsck_stopped() &&
+	if (!*ck->stop &&
 	    plain != content_cipher_to_plain_size(v->cipher, (uint64_t)csize)) {
-		fsck_report(ck,
-			    "fsck: error reading file \"%s\" (inum %llu): %llu "
-			    "plaintext bytes, size says %llu",
-			    disp, inum, (unsigned long long)plain,
-			    (unsigned long long)content_cipher_to_plain_size(
-				    v->cipher, (uint64_t)csize));
+		report_problem(
+			&ck->rep,
+			"fsck: error reading file \"%s\" (inum %llu): %llu "
+			"plaintext bytes, size says %llu",
+			disp, inum, (unsigned long long)plain,
+			(unsigned long long)content_cipher_to_plain_size(
+				v->cipher, (uint64_t)csize));
 		return 1;
 	}
 	return 0;
@@ -278,23 +289,24 @@ int fsck_check_file(struct ck *ck, int dfd, const char *cname,
 
 	if (fd < 0) {
 		if (fd == -EACCES) {
-			fsck_progress_clear(ck);
-			fprintf(ck->out, "fsck: skipping \"%s\": %s\n", disp,
-				strerror(EACCES));
+			report_progress_clear(&ck->rep);
+			fprintf(ck->rep.out, "fsck: skipping \"%s\": %s\n",
+				disp, strerror(EACCES));
 			*skipped = 1;
 			return 0;
 		}
-		fsck_report(
-			ck, "fsck: error opening file \"%s\" (inum %llu): %s",
-			disp, (unsigned long long)st->st_ino, strerror(-fd));
+		report_problem(
+			&ck->rep,
+			"fsck: error opening file \"%s\" (inum %llu): %s", disp,
+			(unsigned long long)st->st_ino, strerror(-fd));
 		return 1;
 	}
 	if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) ||
 	    fst.st_ino != st->st_ino || fst.st_dev != st->st_dev) {
-		fsck_report(ck,
-			    "fsck: error opening file \"%s\" (inum %llu): "
-			    "changed while checked",
-			    disp, (unsigned long long)st->st_ino);
+		report_problem(&ck->rep,
+			       "fsck: error opening file \"%s\" (inum %llu): "
+			       "changed while checked",
+			       disp, (unsigned long long)st->st_ino);
 		close(fd);
 		return 1;
 	}
@@ -317,8 +329,9 @@ int fsck_check_symlink(struct ck *ck, int dfd, const char *cname,
 
 	n = readlinkat(dfd, cname, enc, sizeof(enc) - 1);
 	if (n < 0) {
-		fsck_report(ck, "fsck: error reading symlink \"%s\": %s", disp,
-			    strerror(errno));
+		report_problem(&ck->rep,
+			       "fsck: error reading symlink \"%s\": %s", disp,
+			       strerror(errno));
 		return 1;
 	}
 	enc[n] = '\0';
@@ -327,10 +340,11 @@ int fsck_check_symlink(struct ck *ck, int dfd, const char *cname,
 	rc = names_symlink_decrypt(ck->v, plain, sizeof(plain), &plen, enc);
 	ct_wipe(plain, sizeof(plain));
 	if (rc != 0) {
-		fsck_report(ck,
-			    "fsck: error reading symlink \"%s\": target does "
-			    "not decrypt",
-			    disp);
+		report_problem(
+			&ck->rep,
+			"fsck: error reading symlink \"%s\": target does "
+			"not decrypt",
+			disp);
 		return 1;
 	}
 	return 0;

@@ -7,7 +7,7 @@
  * crypto/kdf.h. Keys live in secmem and are wiped on every path.
  * Not proved.
  */
-#include "cmd.h"
+#include "cli/cmd.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,11 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exitcodes.h"
+#include "base/log.h"
+#include "base/secmem.h"
+#include "cli/password.h"
 #include "crypto/kdf.h"
-#include "exitcodes.h"
-#include "log.h"
-#include "password.h"
-#include "secmem.h"
+#include "format/names.h"
 
 /* ---------------------------------------------------------------------
  * Paths and directories
@@ -94,7 +95,7 @@ int cmd_path_within(const char *inner, const char *outer)
 char *cmd_config_path(const struct cli_args *a, const char *cipherdir)
 {
 	char *p = a->config != NULL ? strdup(a->config)
-				    : cmd_path_join(cipherdir, CONF_NAME);
+				    : cmd_path_join(cipherdir, NAMES_CONF);
 
 	if (p == NULL)
 		log_error("out of memory");

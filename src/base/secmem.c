@@ -4,7 +4,7 @@
  * a 64-byte header holding the mapping length, then the caller's bytes.
  * Depends on: libc (mmap, mlock, madvise, explicit_bzero). Not proved.
  */
-#include "secmem.h"
+#include "base/secmem.h"
 
 #include <errno.h>
 #include <stdatomic.h>

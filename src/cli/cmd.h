@@ -12,13 +12,10 @@
 
 #include <stdint.h>
 
-#include "cli.h"
+#include "cli/options.h"
 #include "format/config.h"
 #include "format/keys.h"
 
-#define CONF_NAME "gocryptfs.conf"
-#define DIRIV_NAME "gocryptfs.diriv"
-#define DIRIV_LEN 16
 #define SCRYPT_DEFAULT_LOGN 16
 #define SCRYPT_MIN_LOGN 10
 #define ERRLEN 512

@@ -3,7 +3,7 @@
  * Command-line parser (see cli.h). Spec: ../shared/FORMAT.md 12.1, 12.3.
  * Depends on: libc. Not proved.
  */
-#include "cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -15,7 +15,7 @@
  * VCRYPTFS_SPEED_SECONDS (default 1) shortens the run for tests.
  * Depends on: crypto/ (aead_fast, dispatch, cpu, chacha20), libcrypto.
  */
-#include "speed.h"
+#include "cli/speed.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -25,14 +25,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/exitcodes.h"
+#include "cli/version.h"
 #include "crypto/aead_fast.h"
 #include "crypto/chacha20.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
-#include "exitcodes.h"
-#include "version.h"
 
 #define SPEED_BS 4096
 #define SELECTED "\t(selected in auto mode)"

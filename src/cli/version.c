@@ -9,7 +9,7 @@
  *   masked by VCRYPTFS_IMPL=auto: none
  *   kernel: avx2 (ChaCha20 avx2, 8 blocks per step; Poly1305 poly1305-avx2)
  */
-#include "version.h"
+#include "cli/version.h"
 
 #include <openssl/crypto.h>
 

@@ -13,19 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd.h"
+#include "base/exitcodes.h"
+#include "base/log.h"
+#include "base/secmem.h"
+#include "cli/cmd.h"
+#include "cli/options.h"
+#include "cli/speed.h"
+#include "cli/version.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
-#include "exitcodes.h"
 #include "format/config.h"
 #include "format/keys.h"
-#include "fsck.h"
-#include "log.h"
-#include "mount.h"
-#include "secmem.h"
-#include "speed.h"
-#include "version.h"
+#include "fsck/fsck.h"
+#include "fuse/mount.h"
 
 static void usage(FILE *f)
 {

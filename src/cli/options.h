@@ -15,7 +15,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "password.h"
+#include "cli/password.h"
 
 #define CLI_MAX_POS 8
 #define CLI_UNSET LONG_MIN

@@ -10,25 +10,23 @@
  * Depends on: format/, crypto/ct.h, sys/sys.h, log.h, exitcodes.h.
  * Not proved.
  */
-#include "fsck_int.h"
+#include "fsck/fsck_int.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/exitcodes.h"
+#include "base/log.h"
 #include "crypto/ct.h"
-#include "exitcodes.h"
 #include "format/content.h"
 #include "format/names.h"
-#include "log.h"
 #include "sys/sys.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -39,11 +37,6 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-int fsck_stopped(void)
-{
-	return stop_flag != 0;
-}
-
 /* One directory entry, resolved. */
 struct ent {
 	char *cname; /* on-disk name */
@@ -51,53 +44,13 @@ struct ent {
 	int bad;     /* a name-level problem was reported */
 };
 
-static long long now_ns(void)
+/* s rendered by log_escape() (base/log.h), malloc'd; NULL on ENOMEM. */
+static char *escape_dup(const char *s)
 {
-	struct timespec ts;
+	size_t cap = LOG_ESCAPE_LEN(strlen(s));
+	char *e = malloc(cap);
 
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-void fsck_progress_clear(struct ck *ck)
-{
-	if (ck->progress_shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		ck->progress_shown = 0;
-	}
-}
-
-/* Called once per object and once per piece read: redraws the single
- * progress line when the run is slow enough for it to matter. */
-void fsck_progress_tick(struct ck *ck)
-{
-	long long t;
-
-	if (!ck->progress)
-		return;
-	t = now_ns();
-	if (t - ck->start_ns < PROGRESS_DELAY_NS ||
-	    t - ck->last_ns < PROGRESS_PERIOD_NS)
-		return;
-	ck->last_ns = t;
-	fprintf(stderr, "\rfsck: %lu checked, %lu corrupt, %lu skipped\033[K",
-		ck->res->checked, ck->res->corrupt, ck->res->skipped);
-	fflush(stderr);
-	ck->progress_shown = 1;
-}
-
-/* One problem line on out. */
-void fsck_report(struct ck *ck, const char *fmt, ...)
-{
-	va_list ap;
-
-	fsck_progress_clear(ck);
-	va_start(ap, fmt);
-	vfprintf(ck->out, fmt, ap);
-	va_end(ap);
-	fputc('\n', ck->out);
-	fflush(ck->out);
+	return e != NULL ? log_escape_str(e, cap, s) : NULL;
 }
 
 /* "a/b" from a and b; "" + b is b. NULL on ENOMEM. */
@@ -189,34 +142,36 @@ static void check_entry(struct ck *ck, int dfd, const struct ent *e,
 	char *cp = join(cpath, e->cname);
 	char *pp = ppath != NULL && e->pname != NULL ? join(ppath, e->pname)
 						     : NULL;
-	const char *disp = pp != NULL ? pp : cp;
+	char *disp = cp != NULL ? escape_dup(pp != NULL ? pp : cp) : NULL;
 	struct stat st;
 	int bad = e->bad, skipped = 0;
 
-	if (cp == NULL) {
-		fsck_report(ck, "fsck: out of memory");
-		ck->res->skipped++;
+	if (disp == NULL) {
+		report_problem(&ck->rep, "fsck: out of memory");
+		ck->rep.res->skipped++;
 		free(pp);
+		free(cp);
 		return;
 	}
-	ck->res->checked++;
-	fsck_progress_tick(ck);
+	ck->rep.res->checked++;
+	report_progress_tick(&ck->rep);
 	if (fstatat(dfd, e->cname, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		fsck_report(ck, "fsck: error reading entry \"%s\": %s", disp,
-			    strerror(errno));
+		report_problem(&ck->rep, "fsck: error reading entry \"%s\": %s",
+			       disp, strerror(errno));
 		bad = 1;
 	} else if (S_ISDIR(st.st_mode)) {
 		int fd = sys_openat(dfd, e->cname,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 
 		if (fd == -EACCES) {
-			fsck_progress_clear(ck);
-			fprintf(ck->out, "fsck: skipping dir \"%s\": %s\n",
+			report_progress_clear(&ck->rep);
+			fprintf(ck->rep.out, "fsck: skipping dir \"%s\": %s\n",
 				disp, strerror(EACCES));
 			skipped = 1;
 		} else if (fd < 0) {
-			fsck_report(ck, "fsck: error opening dir \"%s\": %s",
-				    disp, strerror(-fd));
+			report_problem(&ck->rep,
+				       "fsck: error opening dir \"%s\": %s",
+				       disp, strerror(-fd));
 			bad = 1;
 		} else {
 			bad |= check_dir(ck, fd, pp, cp, 0);
@@ -233,9 +188,10 @@ static void check_entry(struct ck *ck, int dfd, const struct ent *e,
 		bad |= fsck_check_symlink(ck, dfd, e->cname, disp);
 	}
 	if (bad)
-		ck->res->corrupt++;
+		ck->rep.res->corrupt++;
 	if (skipped)
-		ck->res->skipped++;
+		ck->rep.res->skipped++;
+	free(disp);
 	free(pp);
 	free(cp);
 }
@@ -249,29 +205,29 @@ static char *resolve_long(struct ck *ck, int dfd, const uint8_t iv[16],
 	char enc[NAMES_ENC_MAX + 2];
 	char h[NAMES_LONG_HASHED_MAX + 1];
 	char pn[NAMES_BUF];
+	char enf[LOG_ESCAPE_LEN(sizeof(nf))];
+	char why[sizeof(enf) + 64];
 	ssize_t n;
 
 	(void)snprintf(nf, sizeof(nf), "%s%s", cname, NAMES_LONG_SUFFIX);
+	(void)log_escape_str(enf, sizeof(enf), nf);
 	n = sys_read_small(dfd, nf, enc, NAMES_ENC_MAX);
 	if (n < 0) {
-		fsck_report(
-			ck, "fsck: corrupt entry in dir \"%s\": \"%s\": %s: %s",
-			ddisp, cname, nf,
-			n == -EIO ? "empty or too long" : strerror((int)-n));
+		(void)snprintf(why, sizeof(why), "%s: %s", enf,
+			       n == -EIO ? "empty or too long"
+					 : strerror((int)-n));
+		report_corrupt_entry(&ck->rep, ddisp, cname, why);
 		return NULL;
 	}
 	if (names_long_hash(ck->v, enc, h, sizeof(h)) != 0 ||
 	    strcmp(h, cname) != 0) {
-		fsck_report(
-			ck,
-			"fsck: corrupt entry in dir \"%s\": \"%s\": content "
-			"of %s does not hash to the name",
-			ddisp, cname, nf);
+		(void)snprintf(why, sizeof(why),
+			       "content of %s does not hash to the name", enf);
+		report_corrupt_entry(&ck->rep, ddisp, cname, why);
 		return NULL;
 	}
 	if (names_decrypt(ck->v, iv, enc, pn, sizeof(pn)) != 0) {
-		fsck_report(ck, "fsck: corrupt entry in dir \"%s\": \"%s\"",
-			    ddisp, cname);
+		report_corrupt_entry(&ck->rep, ddisp, cname, NULL);
 		return NULL;
 	}
 	return strdup(pn);
@@ -295,8 +251,7 @@ static void resolve(struct ck *ck, int dfd, const uint8_t iv[16], struct ent *e,
 		return;
 	}
 	if (names_decrypt(v, iv, e->cname, pn, sizeof(pn)) != 0) {
-		fsck_report(ck, "fsck: corrupt entry in dir \"%s\": \"%s\"",
-			    ddisp, e->cname);
+		report_corrupt_entry(&ck->rep, ddisp, e->cname, NULL);
 		e->bad = 1;
 		return;
 	}
@@ -384,11 +339,13 @@ static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
 	return rc;
 }
 
-/* Long-name .name files without their object (5.7). Returns how many. */
+/* Long-name .name files without their object (5.7); edd is the escaped
+ * display path of the directory. Returns how many. */
 static unsigned long check_orphans(struct ck *ck, const struct ent *es,
 				   size_t n, char **nf, size_t nnf,
-				   const char *ddisp)
+				   const char *edd)
 {
+	char enf[LOG_ESCAPE_LEN(NAMES_BUF + 8)];
 	unsigned long orphans = 0;
 	char **objs;
 	size_t no = 0;
@@ -414,9 +371,10 @@ static unsigned long check_orphans(struct ck *ck, const struct ent *es,
 		obj[l] = '\0';
 		if (bsearch(&key, objs, no, sizeof(*objs), str_cmp) != NULL)
 			continue;
-		fsck_report(ck,
-			    "fsck: orphan long-name file in dir \"%s\": \"%s\"",
-			    ddisp, nf[i]);
+		report_problem(&ck->rep,
+			       "fsck: orphan long-name file in dir \"%s\": "
+			       "\"%s\"",
+			       edd, log_escape_str(enf, sizeof(enf), nf[i]));
 		orphans++;
 	}
 	free(objs);
@@ -431,6 +389,7 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 {
 	const struct volume *v = ck->v;
 	const char *ddisp = ppath != NULL ? ppath : cpath;
+	char *edd = escape_dup(ddisp); /* for the report lines */
 	uint8_t iv[NAMES_DIRIV_LEN] = { 0 };
 	struct ent *es = NULL;
 	char **nf = NULL;
@@ -438,15 +397,20 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 	DIR *dp;
 	int bad, rc;
 
-	bad = fsck_check_xattrs(ck, dfd, ddisp);
+	if (edd == NULL) {
+		report_problem(&ck->rep, "fsck: out of memory");
+		close(dfd);
+		return 1;
+	}
+	bad = fsck_check_xattrs(ck, dfd, edd);
 	if (!(v->flags & VOL_PLAINTEXTNAMES) && (v->flags & VOL_DIRIV)) {
 		rc = sys_read_diriv(dfd, iv);
 		if (rc != 0) {
-			fsck_report(
-				ck,
+			report_problem(
+				&ck->rep,
 				"fsck: error reading gocryptfs.diriv in dir "
 				"\"%s\": %s",
-				ddisp,
+				edd,
 				rc == -EIO ? "not 16 bytes or all zero"
 					   : strerror(-rc));
 			bad = 1;
@@ -454,15 +418,16 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 	}
 	dp = fdopendir(dfd);
 	if (dp == NULL) {
-		fsck_report(ck, "fsck: error opening dir \"%s\": %s", ddisp,
-			    strerror(errno));
+		report_problem(&ck->rep, "fsck: error opening dir \"%s\": %s",
+			       edd, strerror(errno));
 		close(dfd);
+		free(edd);
 		return 1;
 	}
 	rc = read_entries(ck, dp, is_root, &es, &n, &nf, &nnf);
 	if (rc != 0) {
-		fsck_report(ck, "fsck: error reading dir \"%s\": %s", ddisp,
-			    strerror(-rc));
+		report_problem(&ck->rep, "fsck: error reading dir \"%s\": %s",
+			       edd, strerror(-rc));
 		bad = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -471,13 +436,13 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 	}
 	/* a wrong (but well-formed) IV hides every name of the directory */
 	if (n >= 2 && undecryptable == n && (v->flags & VOL_DIRIV)) {
-		fsck_report(ck,
-			    "fsck: no name in dir \"%s\" decrypts: damaged "
-			    "gocryptfs.diriv?",
-			    ddisp);
+		report_problem(&ck->rep,
+			       "fsck: no name in dir \"%s\" decrypts: damaged "
+			       "gocryptfs.diriv?",
+			       edd);
 		bad = 1;
 	}
-	ck->res->corrupt += check_orphans(ck, es, n, nf, nnf, ddisp);
+	ck->rep.res->corrupt += check_orphans(ck, es, n, nf, nnf, edd);
 	if (n > 1)
 		qsort(es, n, sizeof(*es), ent_cmp);
 	for (size_t i = 0; i < n && !stop_flag; i++)
@@ -490,6 +455,7 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 		free(nf[i]);
 	free(es);
 	free(nf);
+	free(edd);
 	closedir(dp);
 	return bad;
 }
@@ -506,13 +472,10 @@ int fsck_run(const char *cipherdir, const struct volume *vol, FILE *out,
 	uint8_t *cbuf, *pbuf, *xval, *xplain;
 	int fd;
 
-	memset(res, 0, sizeof(*res));
 	memset(&ck, 0, sizeof(ck));
+	report_init(&ck.rep, out, progress, res);
 	ck.v = vol;
-	ck.out = out;
-	ck.res = res;
-	ck.progress = progress;
-	ck.start_ns = now_ns();
+	ck.stop = &stop_flag;
 	fd = sys_openat(AT_FDCWD, cipherdir, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
 		return fd;
@@ -540,19 +503,9 @@ int fsck_run(const char *cipherdir, const struct volume *vol, FILE *out,
 		res->corrupt++;
 	(void)sigaction(SIGINT, &old_int, NULL);
 	(void)sigaction(SIGTERM, &old_term, NULL);
-	fsck_progress_clear(&ck);
 	res->aborted = stop_flag != 0;
 	fd = 0;
-	if (res->aborted)
-		fprintf(out, "fsck: aborted\n");
-	else if (res->corrupt == 0 && res->skipped == 0)
-		fprintf(out, "fsck summary: no problems found\n");
-	else
-		fprintf(out,
-			"fsck summary: %lu corrupt files, %lu files "
-			"skipped\n",
-			res->corrupt, res->skipped);
-	fflush(out);
+	report_summary(&ck.rep);
 out:
 	if (pbuf != NULL)
 		ct_wipe(pbuf, CONTENT_PLAIN_BS);

@@ -8,7 +8,7 @@
  * crypto/cpu.h, crypto/ossl_aead.h (randomness).
  * Not proved.
  */
-#include "cmd.h"
+#include "cli/cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,13 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exitcodes.h"
+#include "base/log.h"
+#include "base/secmem.h"
+#include "cli/password.h"
+#include "cli/version.h"
 #include "crypto/cpu.h"
 #include "crypto/ossl_aead.h"
-#include "exitcodes.h"
-#include "log.h"
-#include "password.h"
-#include "secmem.h"
-#include "version.h"
+#include "format/names.h"
 
 /* ---------------------------------------------------------------------
  * -init (FORMAT.md 13.1)
@@ -58,8 +59,8 @@ static void print_masterkey(const uint8_t mk[KEYS_MASTER_LEN])
 
 static int write_diriv(const char *cipherdir)
 {
-	char *p = cmd_path_join(cipherdir, DIRIV_NAME);
-	uint8_t iv[DIRIV_LEN];
+	char *p = cmd_path_join(cipherdir, NAMES_DIRIV);
+	uint8_t iv[NAMES_DIRIV_LEN];
 	int fd, r = 0;
 
 	if (p == NULL)
@@ -182,7 +183,7 @@ int cmd_init(const struct cli_args *a)
 	if ((c.flags & (CONF_PLAINTEXTNAMES | CONF_DIRIV)) == CONF_DIRIV) {
 		st = write_diriv(dir);
 		if (st != 0) {
-			log_error("Creating %s/%s failed: %s", dir, DIRIV_NAME,
+			log_error("Creating %s/%s failed: %s", dir, NAMES_DIRIV,
 				  strerror(-st));
 			r = EXIT_INIT;
 			goto out;

@@ -4,7 +4,7 @@
  * Depends on: libc (termios, fork/execvp, waitpid), secmem.h, log.h,
  * crypto/ct.h. Not proved.
  */
-#include "password.h"
+#include "cli/password.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +15,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "base/log.h"
+#include "base/secmem.h"
 #include "crypto/ct.h"
-#include "log.h"
-#include "secmem.h"
 
 #define PW_BUF (PASSWORD_MAX + 2)
 
