@@ -2,7 +2,8 @@
 /*
  * Every process exit status, numbered as gocryptfs 2.3 numbers them
  * (../shared/FORMAT.md section 11; gocryptfs internal/exitcodes). Scripts
- * depend mostly on 0, 6, 10, 12 and 26.
+ * depend mostly on 0, 6, 10, 12 and 26. Only cli/main.c exits with them;
+ * lower layers return them. Layer: base/; depends on nothing. Not proved.
  */
 #ifndef VCRYPTFS_EXITCODES_H
 #define VCRYPTFS_EXITCODES_H

@@ -2,7 +2,8 @@
 /*
  * Locked allocations for secrets (see secmem.h). Layout of one mapping:
  * a 64-byte header holding the mapping length, then the caller's bytes.
- * Depends on: libc (mmap, mlock, madvise, explicit_bzero). Not proved.
+ * Layer: base/; depends on libc (mmap, mlock, madvise, explicit_bzero)
+ * only. Not proved.
  */
 #include "base/secmem.h"
 

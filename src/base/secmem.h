@@ -6,7 +6,8 @@
  * excluded from core dumps (MADV_DONTDUMP) and wiped with explicit_bzero
  * before it is unmapped.
  * Spec: none (hygiene, cf. gocryptfs zeroing its key slices).
- * Depends on: libc only. Used by format/ (keys.c, config.c) and main.c.
+ * Layer: base/; depends on libc only. Used by format/ (keys.c,
+ * config_key.c) and cli/.
  * Thread-safe (no shared state but a counter of failed mlock calls).
  */
 #ifndef VCRYPTFS_SECMEM_H

@@ -4,8 +4,8 @@
  * (paths, master key, config unlock) and cmd_config.c (-init, -info,
  * -passwd). Functions print their own one-line error and return 0
  * (EXIT_OK) or a gocryptfs exit code from exitcodes.h; none exits.
- * Depends on: cli.h, format/config.h, format/keys.h.
- * Not proved.
+ * Layer: cli/ (the top: nothing includes cli/); depends on cli/options.h,
+ * format/config.h, format/keys.h. Not proved.
  */
 #ifndef VCRYPTFS_CMD_H
 #define VCRYPTFS_CMD_H

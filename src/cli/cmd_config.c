@@ -4,8 +4,8 @@
  * wrapped master key, and the root diriv), -info (print the config) and
  * -passwd (re-wrap the master key under a new password, .bak kept when
  * -masterkey is used). ../shared/FORMAT.md 13.1-13.3.
- * Depends on: cmd.h, format/config.h, format/keys.h, password.h, secmem.h,
- * crypto/cpu.h, crypto/ossl_aead.h (randomness).
+ * Layer: cli/; depends on cli/, format/ (config, keys, names), base/
+ * (secmem, log, exitcodes), crypto/cpu.h, crypto/ossl_aead.h (randomness).
  * Not proved.
  */
 #include "cli/cmd.h"

@@ -3,8 +3,8 @@
  * Helpers of the command layer (cmd.h): path checks for the cipher dir
  * and mount point, the -masterkey parser, and loading/unlocking
  * gocryptfs.conf with gocryptfs's exit codes (../shared/FORMAT.md 11, 12).
- * Depends on: cli.h, password.h, secmem.h, log.h, format/config.h,
- * crypto/kdf.h. Keys live in secmem and are wiped on every path.
+ * Layer: cli/; depends on cli/, base/ (secmem, log, exitcodes),
+ * format/ (config, names), crypto/kdf.h. Keys live in secmem and are wiped on every path.
  * Not proved.
  */
 #include "cli/cmd.h"

@@ -2,12 +2,12 @@
 /*
  * vcryptfs command line: usage, the action switch, mount and -fsck.
  * Follows gocryptfs's command line and exit codes (../shared/FORMAT.md
- * sections 11, 12 and 13; 13.5 for what mount_run gets). cli.c parses;
+ * sections 11, 12 and 13; 13.5 for what mount_run gets). options.c parses;
  * -init/-info/-passwd are in cmd_config.c, the path and unlock helpers in
  * cmd_util.c (cmd.h). Only this file exits the process, with codes from
- * exitcodes.h. The master key lives in secmem and is wiped on every path.
- * Depends on: everything (main is the top layer).
- * Not proved.
+ * base/exitcodes.h. The master key lives in secmem and is wiped on every
+ * path. Layer: cli/, the top: may include every layer, and nothing
+ * includes cli/. Not proved.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,10 +241,12 @@ static int check_usage(const struct cli_args *a)
 		log_error("-%s is not supported by this build", a->unsupported);
 		return EXIT_USAGE;
 	}
-	if (a->longnamemax < 62 || a->longnamemax > 255) {
-		log_error("-longnamemax: value %ld is outside allowed range 62 "
-			  "... 255",
-			  a->longnamemax);
+	if (a->longnamemax < CONF_LONGNAMEMAX_MIN ||
+	    a->longnamemax > CONF_LONGNAMEMAX_MAX) {
+		log_error("-longnamemax: value %ld is outside allowed range %d "
+			  "... %d",
+			  a->longnamemax, CONF_LONGNAMEMAX_MIN,
+			  CONF_LONGNAMEMAX_MAX);
 		return EXIT_USAGE;
 	}
 	if (a->pw.npassfile > 0 && a->pw.nextpass > 0) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command-line parser (see cli.h). Spec: ../shared/FORMAT.md 12.1, 12.3.
- * Depends on: libc. Not proved.
+ * Command-line parser (see options.h). Spec: ../shared/FORMAT.md 12.1,
+ * 12.3. Layer: cli/; depends on libc, options.h and format/config.h (the
+ * -longnamemax default). Not proved.
  */
 #include "cli/options.h"
 
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "format/config.h"
 
 enum opt_kind {
 	K_BOOL,	      /* int field */
@@ -331,7 +334,7 @@ int cli_parse(struct cli_args *a, int argc, char **argv, char *err,
 	memset(a, 0, sizeof(*a));
 	a->hkdf = 1;
 	a->raw64 = 1;
-	a->longnamemax = 255;
+	a->longnamemax = CONF_LONGNAMEMAX_MAX;
 	a->scryptn = CLI_UNSET;
 	if (expand_o(a, argc, argv, &v, &n, err, errlen) != 0)
 		return -1;

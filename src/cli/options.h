@@ -4,7 +4,8 @@
  * -opt value, booleans also -opt=false, options and positional arguments
  * mixed, `--` ends options, `-o a,b,c` rewritten to `-a -b -c` in front.
  * Spec: ../shared/FORMAT.md section 12.1 and the flag tables of 12.3.
- * Depends on: libc, password.h (the -passfile/-extpass lists).
+ * Layer: cli/; depends on libc, cli/password.h (the -passfile/-extpass
+ * lists). Not proved.
  * Flags marked I in 12.3 are accepted and ignored; flags marked L that
  * this build does not implement are accepted by the parser and recorded
  * in `unsupported`, which main.c refuses with exit 1.

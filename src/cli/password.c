@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Password sources (see password.h). Spec: ../shared/FORMAT.md 12.2.
- * Depends on: libc (termios, fork/execvp, waitpid), secmem.h, log.h,
- * crypto/ct.h. Not proved.
+ * Layer: cli/; depends on libc (termios, fork/execvp, waitpid), base/
+ * (secmem, log), crypto/ct.h. Not proved.
  */
 #include "cli/password.h"
 

@@ -6,7 +6,8 @@
  * stdin when it is not a terminal. At most PASSWORD_MAX bytes, never
  * empty. Spec: ../shared/FORMAT.md section 12.2 (and 13.1/13.2: asked
  * twice on a terminal at -init and for the new -passwd password).
- * Depends on: libc, secmem.h, log.h. Passwords live in secmem buffers.
+ * Layer: cli/; depends on libc, base/ (secmem, log). Passwords live in
+ * secmem buffers.
  * Errors are printed here as one "vcryptfs: ..." line; main.c maps a
  * failure to exit code 9. Not thread-safe (terminal state, stdin).
  */

@@ -33,8 +33,9 @@
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
+#include "format/content.h"
 
-#define SPEED_BS 4096
+#define SPEED_BS CONTENT_PLAIN_BS /* one content block (FORMAT.md 10) */
 #define SELECTED "\t(selected in auto mode)"
 
 struct bench {

@@ -2,7 +2,8 @@
 /*
  * The `-version` report: version, OpenSSL, the CPU features seen, those
  * masked by VCRYPTFS_IMPL, and the kernels chosen. See version.h.
- * Depends on: crypto/cpu.h, crypto/dispatch.h, libcrypto (version string).
+ * Layer: cli/; depends on crypto/cpu.h, crypto/dispatch.h, libcrypto
+ * (version string). Not proved.
  * Output lines (tests/checks/40-qemu.sh parses "kernel: NAME"):
  *   vcryptfs 0.1; OpenSSL 3.0.x ...
  *   cpu features: ssse3 avx avx2 aes pclmulqdq

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Version string and the `-version` report (CPU features, kernels). */
+/*
+ * Version string and the `-version` report (CPU features, kernels).
+ * Spec: the -version flag of ../shared/FORMAT.md 12.3. Layer: cli/; see
+ * version.c for what it depends on. Not proved.
+ */
 #ifndef VCRYPTFS_VERSION_H
 #define VCRYPTFS_VERSION_H
 

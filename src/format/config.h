@@ -48,6 +48,8 @@ enum config_status {
 #define CONF_MAX_FILE (1U << 20) /* refuse configs above 1 MiB */
 #define CONF_MASTER_KEY_LEN 32
 #define CONF_MAX_FLAGS 64
+#define CONF_LONGNAMEMAX_MIN 62	 /* -longnamemax range (FORMAT.md 12.3) */
+#define CONF_LONGNAMEMAX_MAX 255 /* also the default, then not written */
 
 struct config {
 	char *creator; /* malloc'd, never NULL after parse */

@@ -191,11 +191,13 @@ int config_init(struct config *c, const struct config_init_opts *o, char *err,
 			   "and AESSIV feature flags");
 		return CONF_ERR_INVALID;
 	}
-	if (o->longnamemax < 62 || o->longnamemax > 255) {
+	if (o->longnamemax < CONF_LONGNAMEMAX_MIN ||
+	    o->longnamemax > CONF_LONGNAMEMAX_MAX) {
 		config_err(err, errlen,
 			   "-longnamemax: value %u is outside allowed range "
-			   "62 ... 255",
-			   o->longnamemax);
+			   "%d ... %d",
+			   o->longnamemax, CONF_LONGNAMEMAX_MIN,
+			   CONF_LONGNAMEMAX_MAX);
 		return CONF_ERR_INVALID;
 	}
 	seq[n++] = CONF_HKDF;

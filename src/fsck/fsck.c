@@ -7,8 +7,9 @@
  * Spec: ../shared/FORMAT.md 13.4, 4.2-4.8 (headers, blocks, holes, sizes),
  * 5.4-5.8 (diriv, names, long names), 11. The per-object checks (file
  * contents, symlinks, xattrs: FORMAT.md 4, 6, 7) are in fsck_file.c.
- * Depends on: format/, crypto/ct.h, sys/sys.h, log.h, exitcodes.h.
- * Not proved.
+ * Problem lines go through report.h (names escaped with base/log.h's
+ * log_escape()). Layer: fsck/; depends on format/, sys/, base/,
+ * crypto/ct.h (wipe); only cli/ includes fsck/. Not proved.
  */
 #include "fsck/fsck_int.h"
 
@@ -198,8 +199,9 @@ static void check_entry(struct ck *ck, int dfd, const struct ent *e,
 
 /* Resolve a long name (5.7): .name content, its hash, its decryption.
  * Returns the plaintext name (malloc'd) or NULL after a report. */
-static char *resolve_long(struct ck *ck, int dfd, const uint8_t iv[16],
-			  const char *cname, const char *ddisp)
+static char *resolve_long(struct ck *ck, int dfd,
+			  const uint8_t iv[NAMES_DIRIV_LEN], const char *cname,
+			  const char *ddisp)
 {
 	char nf[NAMES_BUF + 8];
 	char enc[NAMES_ENC_MAX + 2];
@@ -235,8 +237,8 @@ static char *resolve_long(struct ck *ck, int dfd, const uint8_t iv[16],
 
 /* Plaintext name of on-disk entry cname, or NULL (then e->bad is set
  * after a report, or e->pname stays NULL after ENOMEM). */
-static void resolve(struct ck *ck, int dfd, const uint8_t iv[16], struct ent *e,
-		    const char *ddisp)
+static void resolve(struct ck *ck, int dfd, const uint8_t iv[NAMES_DIRIV_LEN],
+		    struct ent *e, const char *ddisp)
 {
 	const struct volume *v = ck->v;
 	char pn[NAMES_BUF];

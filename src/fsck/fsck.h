@@ -7,9 +7,9 @@
  * header and block tag (holes allowed), symlink targets and xattrs, each
  * hard-linked inode once, and prints one line per problem.
  * Spec: ../shared/FORMAT.md 13.4 (output and exit codes), 4, 5, 6, 7, 11.
- * Depends on: format/ (content, header, names), crypto/ct.h, sys/sys.h,
- * log.h, exitcodes.h. Used by main.c only. Never writes to the cipher
- * directory. Not proved.
+ * Layer: fsck/; depends on format/ (content, header, names), sys/, base/,
+ * crypto/ct.h (wipe). Used by cli/main.c only. Never writes to the
+ * cipher directory. Not proved.
  */
 #ifndef VCRYPTFS_FSCK_H
 #define VCRYPTFS_FSCK_H

@@ -21,7 +21,6 @@
 #include "fsck/report.h"
 
 #define PIECE_BLOCKS 32 /* blocks per read: up to 132 KiB */
-#define XATTR_LIST_MAX_LEN 65536
 #define XATTR_VALUE_CAP (NAMES_XATTR_VALUE_MAX + CONTENT_MAX_OVERHEAD)
 
 /* Hard-linked inodes already checked: open addressing on (dev, ino). */
