@@ -4,8 +4,8 @@
  * and mount point, the -masterkey parser, and loading/unlocking
  * gocryptfs.conf with gocryptfs's exit codes (../shared/FORMAT.md 11, 12).
  * Layer: cli/; depends on cli/, base/ (secmem, log, exitcodes),
- * format/ (config, names), crypto/kdf.h. Keys live in secmem and are wiped on every path.
- * Not proved.
+ * format/ (config, names), crypto/kdf.h. Keys live in secmem and are
+ * wiped on every path. Not proved.
  */
 #include "cli/cmd.h"
 

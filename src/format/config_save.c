@@ -4,7 +4,7 @@
  * its one-space indentation into gocryptfs's tabs, save atomically (temp
  * file, fsync, rename); the config of a new cipher dir (-init) and the
  * -info text. ../shared/FORMAT.md 2, 13.1, 13.3.
- * Depends on: libjansson, format/b64.h, format/config_int.h, log.h.
+ * Depends on: libjansson, format/b64.h, format/config_int.h, base/log.h.
  * Not proved.
  */
 #include "format/config_int.h"

@@ -2,7 +2,7 @@
 /*
  * Subkey derivation (see keys.h). Spec: ../shared/FORMAT.md section 3.
  * Depends on: crypto/kdf.h, libcrypto (SHA-512 for the legacy AES-SIV
- * key), secmem.h. Not proved.
+ * key), base/secmem.h. Not proved.
  */
 #include "format/keys.h"
 
