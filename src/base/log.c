@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The logger and the name-escaping rule (see log.h). Each message is
- * formatted into one buffer and written with one call, so lines from
- * threads do not interleave.
- * Layer: base/; depends on libc (stdio, syslog) only. Not proved.
+ * The logger (see log.h). Each message is formatted into one buffer and
+ * written with one call, so lines from threads do not interleave.
+ * Depends on: libc (stdio, syslog). Not proved.
+ * Layer: base/. Also log_escape(), the rule for untrusted names.
  */
 #include "base/log.h"
 

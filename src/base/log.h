@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one logger: levels, stderr or syslog, one line per message, and the
- * escaping rule for untrusted names (log_escape()).
+ * The one logger: levels, stderr or syslog, one line per message.
  * Errors and warnings go to stderr as "vcryptfs: ..." (or to syslog once
  * log_use_syslog(1) was called by a daemonized process); informational
  * messages go to stdout without a prefix, as gocryptfs prints them; debug
  * lines only with -d. Callers never pass key material: the logger cannot
- * tell, so keys and passwords are simply never arguments, and a name read
- * from (or decrypted from) the cipher directory goes through log_escape().
- * Layer: base/; depends on libc only, and everything else of ours may use
- * it. Thread-safety: setters before threads start; printing is thread-safe
- * (one stdio call per line). Not proved.
+ * tell, so keys and passwords are simply never arguments.
+ * Depends on: libc. Used by main.c, fuse/ and format/.
+ * Layer: base/, used by every layer. Names from the cipher dir: log_escape().
+ * Thread-safety: setters before threads start; printing is thread-safe
+ * (one stdio call per line).
  */
 #ifndef VCRYPTFS_LOG_H
 #define VCRYPTFS_LOG_H
@@ -40,29 +39,21 @@ void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * The escaping rule for untrusted names: a name or path that came from the
- * cipher directory (a ciphertext name, a decrypted name, an xattr name) is
- * rendered with log_escape() before it reaches a log or report line, so a
- * hostile name cannot forge lines or send terminal escapes.
- *
- * Renders bytes[0..len) into buf: each printable ASCII byte (0x20..0x7e)
- * other than the backslash is copied as is; every other byte, and the
- * backslash itself, becomes "\xNN" (two lower-case hex digits). The result
- * is printable ASCII and the original bytes can be read back from it.
- * When the whole rendering does not fit in cap bytes (NUL included), it
- * stops after the last byte whose rendering fits with room to spare and
- * ends in the marker "\..." (LOG_ESCAPE_TRUNC): a backslash is otherwise
- * always followed by 'x', so truncation is never mistaken for a name.
- *   buf[cap]    output, NUL-terminated whenever cap > 0; cap >=
- *               LOG_ESCAPE_LEN(len) never truncates; must not overlap bytes
- *   bytes[len]  input, any bytes (NUL included); NULL allowed when len is 0
- * Returns buf, so a call can be a printf argument. Thread-safe (no state).
+ * The escaping rule for untrusted names (read or decrypted from the cipher
+ * dir): render bytes[len] into buf[cap] before they reach a log line.
+ * Printable ASCII (0x20-0x7e) but the backslash is copied; every other byte
+ * and the backslash become "\xNN" (lower-case hex), so the line stays one
+ * printable line and the bytes can be read back. If it does not fit, it
+ * stops before the first byte whose rendering does not fit and ends in
+ * "\..." (LOG_ESCAPE_TRUNC; a backslash is otherwise always followed by
+ * x). buf is NUL-terminated when cap > 0; cap >= LOG_ESCAPE_LEN(len) never
+ * truncates; bytes may hold NULs, may be NULL when len is 0, must not
+ * overlap buf. Returns buf (usable as a printf argument). Thread-safe.
  */
 #define LOG_ESCAPE_LEN(n) (4 * (size_t)(n) + 1)
 #define LOG_ESCAPE_TRUNC "\\..."
 char *log_escape(char *buf, size_t cap, const void *bytes, size_t len);
-
-/* log_escape() of the NUL-terminated string s (its bytes before the NUL). */
+/* log_escape() of the C string s (the bytes before its NUL). */
 char *log_escape_str(char *buf, size_t cap, const char *s);
 
 #endif
