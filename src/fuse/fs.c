@@ -79,19 +79,20 @@ int fs_cname(struct inode *dir, const char *name, struct cname *out)
 	if (strlen(name) > 255)
 		return -ENAMETOOLONG;
 	if ((fs.vol->flags & VOL_PLAINTEXTNAMES) && dir == inode_root() &&
-	    strcmp(name, FC_CONF_NAME) == 0)
+	    strcmp(name, NAMES_CONF) == 0)
 		return -EPERM;
 	rc = fs_dir_iv(dir, iv);
 	if (rc != 0)
 		return rc;
-	rc = fc_name_encrypt(fs.vol, iv, name, out->enc, sizeof(out->enc));
+	rc = names_encrypt(fs.vol, iv, name, out->enc, sizeof(out->enc));
 	if (rc != 0)
-		return rc;
-	out->is_long = fc_name_is_long(fs.vol, out->enc);
-	if (out->is_long)
-		fc_longname_hash(fs.vol, out->enc, out->disk,
-				 sizeof(out->disk));
-	else
+		return rc == -ERANGE ? -ENAMETOOLONG : rc;
+	out->is_long = names_needs_long(fs.vol, strlen(out->enc));
+	if (out->is_long) {
+		if (names_long_hash(fs.vol, out->enc, out->disk,
+				    sizeof(out->disk)) != 0)
+			out->disk[0] = '\0';
+	} else
 		memcpy(out->disk, out->enc, sizeof(out->disk));
 	return 0;
 }
@@ -103,7 +104,7 @@ static void name_file(const struct cname *c, char *buf, size_t bufsz)
 
 int fs_cname_prepare(int dirfd, const struct cname *c)
 {
-	char nf[FC_NAME_MAX_ENC + 8];
+	char nf[NAMES_BUF + 8];
 	int rc;
 
 	if (!c->is_long)
@@ -120,7 +121,7 @@ void fs_cname_abort(int dirfd, const struct cname *c)
 
 void fs_cname_done(int dirfd, const struct cname *c)
 {
-	char nf[FC_NAME_MAX_ENC + 8];
+	char nf[NAMES_BUF + 8];
 
 	if (!c->is_long)
 		return;
@@ -131,20 +132,20 @@ void fs_cname_done(int dirfd, const struct cname *c)
 int fs_fix_stat(int fd, struct stat *st)
 {
 	if (S_ISREG(st->st_mode)) {
-		st->st_size =
-			(off_t)fc_plain_size(fs.vol, (uint64_t)st->st_size);
+		st->st_size = (off_t)content_cipher_to_plain_size(
+			fs.vol->cipher, (uint64_t)st->st_size);
 	} else if (S_ISLNK(st->st_mode)) {
 		char enc[4200];
 		char plain[4200];
 		ssize_t n = readlinkat(fd, "", enc, sizeof(enc) - 1);
-		int len;
+		size_t len = 0;
 
 		if (n < 0)
 			return 0;
 		enc[n] = '\0';
-		len = fc_symlink_decrypt(fs.vol, enc, plain, sizeof(plain));
-		if (len >= 0)
-			st->st_size = len;
+		if (names_symlink_decrypt(fs.vol, (uint8_t *)plain,
+					  sizeof(plain), &len, enc) == 0)
+			st->st_size = (off_t)len;
 	}
 	return 0;
 }
@@ -164,7 +165,7 @@ static void log_torn_header(struct inode *in, off_t csize)
 {
 	int first;
 
-	if (csize <= 0 || csize >= (off_t)FC_HEADER_LEN)
+	if (csize <= 0 || csize >= (off_t)HEADER_LEN)
 		return;
 	pthread_mutex_lock(&in->meta);
 	first = !in->warned;
@@ -183,7 +184,7 @@ static void log_torn_header(struct inode *in, off_t csize)
 int fs_badname_show(const uint8_t iv[16], const char *disk, char *out,
 		    size_t outsz)
 {
-	char prefix[FC_NAME_MAX_ENC];
+	char prefix[NAMES_BUF];
 	char plain[260];
 	size_t len = strlen(disk);
 	int n = -1;
@@ -200,7 +201,7 @@ int fs_badname_show(const uint8_t iv[16], const char *disk, char *out,
 	     cut--) {
 		memcpy(prefix, disk, cut);
 		prefix[cut] = '\0';
-		if (fc_name_decrypt(fs.vol, iv, prefix, plain, sizeof(plain)) ==
+		if (names_decrypt(fs.vol, iv, prefix, plain, sizeof(plain)) ==
 		    0) {
 			n = snprintf(out, outsz, "%s%s%s", plain, disk + cut,
 				     BADNAME_SUFFIX);
@@ -224,7 +225,7 @@ static int badname_is(int dirfd, const uint8_t iv[16], const char *cand,
 	    strcmp(shown, name) != 0)
 		return 0;
 	/* a good name is never shown as a bad one */
-	return fc_name_decrypt(fs.vol, iv, cand, plain, sizeof(plain)) != 0 &&
+	return names_decrypt(fs.vol, iv, cand, plain, sizeof(plain)) != 0 &&
 	       fstatat(dirfd, cand, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
@@ -233,7 +234,7 @@ int fs_badname_resolve(struct inode *dir, const char *name, char *disk,
 {
 	const size_t sl = strlen(BADNAME_SUFFIX);
 	char base[256];
-	char cand[FC_NAME_MAX_ENC + 256];
+	char cand[NAMES_BUF + 256];
 	uint8_t iv[16];
 	size_t len = strlen(name);
 	int found = 0;
@@ -252,12 +253,12 @@ int fs_badname_resolve(struct inode *dir, const char *name, char *disk,
 	}
 	for (size_t cut = len - sl; cut > 0; cut--) {
 		char head[256];
-		char enc[FC_NAME_MAX_ENC];
+		char enc[NAMES_BUF];
 
 		memcpy(head, base, cut);
 		head[cut] = '\0';
-		if (fc_name_encrypt(fs.vol, iv, head, enc, sizeof(enc)) != 0 ||
-		    fc_name_is_long(fs.vol, enc))
+		if (names_encrypt(fs.vol, iv, head, enc, sizeof(enc)) != 0 ||
+		    names_needs_long(fs.vol, strlen(enc)))
 			continue;
 		if (snprintf(cand, sizeof(cand), "%s%s", enc, base + cut) >=
 		    (int)disksz)

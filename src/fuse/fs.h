@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 
 #include "format/volume.h"
-#include "fuse/fcrypt.h"
+#include "format/content.h"
+#include "format/names.h"
 #include "fuse/inode.h"
 
 struct fs {
@@ -39,8 +40,8 @@ extern int fs_use_syslog;
 
 /* One on-disk name for a plaintext name in a directory. */
 struct cname {
-	char enc[FC_NAME_MAX_ENC];  /* full encrypted name (E) */
-	char disk[FC_NAME_MAX_ENC]; /* what is on disk: E or longname hash */
+	char enc[NAMES_BUF];  /* full encrypted name (E) */
+	char disk[NAMES_BUF]; /* what is on disk: E or longname hash */
 	int is_long;
 };
 
@@ -64,7 +65,7 @@ void fs_cname_done(int dirfd, const struct cname *c);
  * -badname GLOB (FORMAT.md 5.10). fs_badname_show(): the listed name of an
  * on-disk name disk that did not decrypt in a directory with IV iv: 0 and
  * out (>= 256 bytes) when disk matches the glob, else -1 (stays hidden).
- * fs_badname_resolve(): the on-disk name (disk, >= FC_NAME_MAX_ENC bytes)
+ * fs_badname_resolve(): the on-disk name (disk, >= NAMES_BUF bytes)
  * that is listed as name in dir, when exactly one is; else -ENOENT.
  */
 int fs_badname_show(const uint8_t iv[16], const char *disk, char *out,

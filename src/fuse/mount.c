@@ -21,11 +21,11 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "crypto/ct.h"
 #include "exitcodes.h"
 #include "fuse/fs.h"
 #include "fuse/uring.h"
 #include "mount.h"
+#include "secmem.h"
 #include "sys/sys.h"
 
 static struct fuse_session *session;
@@ -35,9 +35,9 @@ static volatile sig_atomic_t got_signal;
 static void wipe_volume(struct volume *vol)
 {
 	if (vol->content_key != NULL)
-		ct_wipe(vol->content_key, vol->content_key_len);
+		secmem_wipe(vol->content_key, vol->content_key_len);
 	if (vol->eme_key != NULL)
-		ct_wipe(vol->eme_key, 32);
+		secmem_wipe(vol->eme_key, 32);
 }
 
 /* Raise the soft RLIMIT_NOFILE to the hard one; returns the soft limit

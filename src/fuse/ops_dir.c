@@ -92,24 +92,24 @@ static int first_warning(struct inode *dir)
 static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 {
 	const struct volume *v = fs.vol;
-	char enc[FC_NAME_MAX_ENC + 2];
+	char enc[NAMES_BUF + 2];
 
 	if (strcmp(disk, ".") == 0 || strcmp(disk, "..") == 0) {
 		(void)snprintf(out, outsz, "%s", disk);
 		return 0;
 	}
-	if (d->in == inode_root() && strcmp(disk, FC_CONF_NAME) == 0)
+	if (d->in == inode_root() && strcmp(disk, NAMES_CONF) == 0)
 		return -1;
 	if (v->flags & VOL_PLAINTEXTNAMES) {
 		(void)snprintf(out, outsz, "%s", disk);
 		return 0;
 	}
-	if ((v->flags & VOL_DIRIV) && strcmp(disk, FC_DIRIV_NAME) == 0)
+	if ((v->flags & VOL_DIRIV) && strcmp(disk, NAMES_DIRIV) == 0)
 		return -1;
-	if ((v->flags & VOL_LONGNAMES) && fc_is_longname_file(disk))
+	if ((v->flags & VOL_LONGNAMES) && names_is_long_namefile(disk))
 		return -1;
-	if ((v->flags & VOL_LONGNAMES) && fc_is_longname(disk)) {
-		char nf[FC_NAME_MAX_ENC + 8];
+	if ((v->flags & VOL_LONGNAMES) && names_is_long(disk)) {
+		char nf[NAMES_BUF + 8];
 		ssize_t n;
 
 		(void)snprintf(nf, sizeof(nf), "%s.name", disk);
@@ -120,7 +120,7 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 			return -1;
 		disk = enc;
 	}
-	if (fc_name_decrypt(v, d->iv, disk, out, outsz) != 0) {
+	if (names_decrypt(v, d->iv, disk, out, outsz) != 0) {
 		/* bad long names are not shown: lookups could not find them */
 		if (disk != enc &&
 		    fs_badname_show(d->iv, disk, out, outsz) == 0)

@@ -119,7 +119,7 @@ static int mkdir_backing(struct inode *dir, const struct cname *c, mode_t mode)
 		struct stat st;
 		int dfd;
 
-		fc_random(iv, sizeof(iv));
+		names_diriv_new(iv);
 		dfd = sys_openat(dir->fd, c->disk,
 				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 		rc = dfd < 0 ? dfd : sys_write_diriv(dfd, iv);
@@ -135,7 +135,7 @@ static int mkdir_backing(struct inode *dir, const struct cname *c, mode_t mode)
 					    0);
 
 			if (d2 >= 0) {
-				(void)unlinkat(d2, FC_DIRIV_NAME, 0);
+				(void)unlinkat(d2, NAMES_DIRIV, 0);
 				close(d2);
 			}
 			(void)unlinkat(dir->fd, c->disk, AT_REMOVEDIR);
@@ -201,7 +201,11 @@ static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
 	int rc = fs_cname(dir, name, &c);
 
 	if (rc == 0)
-		rc = fc_symlink_encrypt(fs.vol, target, enc, sizeof(enc));
+		rc = names_symlink_encrypt(fs.vol, enc, sizeof(enc),
+					   (const uint8_t *)target,
+					   strlen(target), NULL);
+	if (rc == -ERANGE)
+		rc = -ENAMETOOLONG;
 	if (rc == 0)
 		rc = fs_caller_begin(req, &cr);
 	if (rc == 0) {
@@ -264,6 +268,7 @@ static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 static int rmdir_diriv(int pfd, const char *disk)
 {
 	char tmp[64];
+	uint8_t rnd[NAMES_DIRIV_LEN];
 	uint64_t r;
 	int dfd;
 	DIR *dp;
@@ -286,7 +291,7 @@ static int rmdir_diriv(int pfd, const char *disk)
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
-		if (strcmp(de->d_name, FC_DIRIV_NAME) == 0) {
+		if (strcmp(de->d_name, NAMES_DIRIV) == 0) {
 			has_diriv = 1;
 			continue;
 		}
@@ -298,16 +303,18 @@ static int rmdir_diriv(int pfd, const char *disk)
 		return inode_rmdirat(pfd, disk);
 	}
 	if (rc == 0) {
-		fc_random(&r, sizeof(r));
+		/* any fresh random bytes do: take them from a diriv */
+		names_diriv_new(rnd);
+		memcpy(&r, rnd, sizeof(r));
 		(void)snprintf(tmp, sizeof(tmp),
 			       "gocryptfs.diriv.rmdir.%" PRIu64, r);
-		if (renameat(dirfd(dp), FC_DIRIV_NAME, pfd, tmp) != 0)
+		if (renameat(dirfd(dp), NAMES_DIRIV, pfd, tmp) != 0)
 			rc = -errno;
 	}
 	if (rc == 0) {
 		rc = inode_rmdirat(pfd, disk);
 		if (rc != 0) {
-			(void)renameat(pfd, tmp, dirfd(dp), FC_DIRIV_NAME);
+			(void)renameat(pfd, tmp, dirfd(dp), NAMES_DIRIV);
 		} else {
 			(void)unlinkat(pfd, tmp, 0);
 		}
@@ -437,15 +444,15 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	char enc[4200];
 	char plain[4200];
 	ssize_t n = readlinkat(in->fd, "", enc, sizeof(enc) - 1);
-	int len;
+	size_t len = 0;
 
 	if (n < 0) {
 		fuse_reply_err(req, errno);
 		return;
 	}
 	enc[n] = '\0';
-	len = fc_symlink_decrypt(fs.vol, enc, plain, sizeof(plain) - 1);
-	if (len < 0) {
+	if (names_symlink_decrypt(fs.vol, (uint8_t *)plain, sizeof(plain) - 1,
+				  &len, enc) != 0) {
 		fs_log("cannot decrypt symlink inode %lu",
 		       (unsigned long)in->ino);
 		fuse_reply_err(req, EIO);

@@ -18,7 +18,8 @@
 
 /* Bytes of a file's ciphertext fetched at open: the header and 32 blocks
  * (128 KiB of plaintext, the kernel's first read-ahead of a file). */
-#define OPEN_READAHEAD ((size_t)FC_HEADER_LEN + 32U * (FC_PLAIN_BS + FC_MAX_OV))
+#define OPEN_READAHEAD                                                         \
+	((size_t)HEADER_LEN + 32U * (CONTENT_PLAIN_BS + CONTENT_MAX_OVERHEAD))
 
 /* Flags for the backing open: read-write, no append or direct I/O. */
 static int backing_flags(int flags)
@@ -202,7 +203,7 @@ static void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 /* Write zeros over plaintext [off, end), at most one block per call. */
 static int write_zeros(struct inode *in, int fd, off_t off, off_t end)
 {
-	static const char zeros[FC_PLAIN_BS];
+	static const char zeros[CONTENT_PLAIN_BS];
 
 	while (off < end) {
 		size_t k = end - off < (off_t)sizeof(zeros)
@@ -223,9 +224,9 @@ static int write_zeros(struct inode *in, int fd, off_t off, off_t end)
  * in->content exclusively. */
 static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 {
-	static const char zeros[FC_PLAIN_BS];
-	const off_t bs = FC_PLAIN_BS;
-	const off_t cbs = (off_t)fc_cbs(fs.vol);
+	static const char zeros[CONTENT_PLAIN_BS];
+	const off_t bs = CONTENT_PLAIN_BS;
+	const off_t cbs = (off_t)content_cipher_bs(fs.vol->cipher);
 	off_t size = 0;
 	off_t end;
 	off_t first;
@@ -253,7 +254,7 @@ static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 			return (int)n;
 	}
 	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		      (off_t)FC_HEADER_LEN + first / bs * cbs,
+		      (off_t)HEADER_LEN + first / bs * cbs,
 		      (last - first) / bs * cbs) != 0)
 		return -errno;
 	return 0;
@@ -285,10 +286,12 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	cstart = (off_t)fc_cipher_size(fs.vol, (uint64_t)offset);
-	cend = (off_t)fc_cipher_size(fs.vol, (uint64_t)(offset + length));
+	cstart = (off_t)content_plain_to_cipher_size(fs.vol->cipher,
+						     (uint64_t)offset);
+	cend = (off_t)content_plain_to_cipher_size(fs.vol->cipher,
+						   (uint64_t)(offset + length));
 	if (cstart > 0)
-		cstart -= (off_t)fc_overhead(fs.vol);
+		cstart -= (off_t)content_overhead(fs.vol->cipher);
 	pthread_rwlock_wrlock(&in->content);
 	rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, cstart, cend - cstart) != 0
 		     ? -errno

@@ -15,13 +15,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "crypto/ct.h"
 #include "fuse/fs.h"
 #include "fuse/par.h"
+#include "secmem.h"
 #include "sys/sys.h"
 
-#define BS ((off_t)FC_PLAIN_BS)
-#define HDR ((off_t)FC_HEADER_LEN)
+#define BS ((off_t)CONTENT_PLAIN_BS)
+#define HDR ((off_t)HEADER_LEN)
 /*
  * Reads of at least DIRECT_MIN bytes of a file not written through this
  * mount read the backing file with O_DIRECT: the device fills the
@@ -61,9 +61,9 @@ static void scratch_free(void *arg)
 	struct scratch *s = arg;
 
 	if (s->p != NULL)
-		ct_wipe(s->p, s->nblocks * FC_PLAIN_BS);
+		secmem_wipe(s->p, s->nblocks * CONTENT_PLAIN_BS);
 	if (s->r != NULL)
-		ct_wipe(s->r, s->rcap);
+		secmem_wipe(s->r, s->rcap);
 	free(s->c);
 	free(s->p);
 	free(s->n);
@@ -98,12 +98,13 @@ static struct scratch *scratch_blocks(size_t nb)
 		size_t want = nb < 257 ? 257 : nb;
 		/* aligned, and room for an aligned read around the blocks */
 		uint8_t *c = NULL;
-		uint8_t *p = malloc(want * FC_PLAIN_BS);
+		uint8_t *p = malloc(want * CONTENT_PLAIN_BS);
 		uint8_t *n = malloc(want * 24);
 
-		if (posix_memalign((void **)&c, DIRECT_ALIGN,
-				   want * (FC_PLAIN_BS + FC_MAX_OV) +
-					   2 * DIRECT_ALIGN) != 0)
+		if (posix_memalign(
+			    (void **)&c, DIRECT_ALIGN,
+			    want * (CONTENT_PLAIN_BS + CONTENT_MAX_OVERHEAD) +
+				    2 * DIRECT_ALIGN) != 0)
 			c = NULL;
 		if (c == NULL || p == NULL || n == NULL) {
 			free(c);
@@ -112,7 +113,7 @@ static struct scratch *scratch_blocks(size_t nb)
 			return NULL;
 		}
 		if (s->p != NULL)
-			ct_wipe(s->p, s->nblocks * FC_PLAIN_BS);
+			secmem_wipe(s->p, s->nblocks * CONTENT_PLAIN_BS);
 		free(s->c);
 		free(s->p);
 		free(s->n);
@@ -137,7 +138,7 @@ char *fs_read_buf(size_t size)
 		if (r == NULL)
 			return NULL;
 		if (s->r != NULL)
-			ct_wipe(s->r, s->rcap);
+			secmem_wipe(s->r, s->rcap);
 		free(s->r);
 		s->r = r;
 		s->rcap = want;
@@ -147,7 +148,7 @@ char *fs_read_buf(size_t size)
 
 static off_t cbs(void)
 {
-	return (off_t)fc_cbs(fs.vol);
+	return (off_t)content_cipher_bs(fs.vol->cipher);
 }
 
 static off_t block_off(uint64_t b)
@@ -171,14 +172,15 @@ int fs_content_size(int fd, off_t *size)
 	int rc = csize_of(fd, &c);
 
 	if (rc == 0)
-		*size = (off_t)fc_plain_size(fs.vol, (uint64_t)c);
+		*size = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
+							    (uint64_t)c);
 	return rc;
 }
 
 /* File ID of the open file: 0, -ENODATA when it has no header yet, -EIO. */
 static int get_fileid(struct inode *in, int fd, uint8_t fileid[16])
 {
-	uint8_t hdr[FC_HEADER_LEN];
+	uint8_t hdr[HEADER_LEN];
 	ssize_t n;
 
 	if (inode_fileid_get(in, fileid))
@@ -188,7 +190,7 @@ static int get_fileid(struct inode *in, int fd, uint8_t fileid[16])
 		return (int)n;
 	if ((size_t)n < sizeof(hdr))
 		return -ENODATA;
-	if (fc_header_parse(hdr, fileid) != 0) {
+	if (header_parse(fileid, hdr) != 0) {
 		fs_log("bad file header in inode %lu", (unsigned long)in->ino);
 		return -EIO;
 	}
@@ -209,12 +211,24 @@ static void log_eio(struct inode *in, uint64_t block)
 		       (unsigned long)in->ino, (unsigned long long)block);
 }
 
+/* Open one block (content_block_open) into out: the plaintext length or
+ * -EIO. */
+static int block_open(const uint8_t *fileid, uint64_t b, const uint8_t *in,
+		      size_t clen, uint8_t *out)
+{
+	size_t len = 0;
+
+	if (content_block_open(fs.vol, out, &len, in, clen, b, fileid) != 0)
+		return -EIO;
+	return (int)len;
+}
+
 /* Decrypt block b of a file of csize ciphertext bytes into out (4096).
  * Returns the plaintext length (0 past the end) or -errno. */
 static int read_block(struct inode *in, int fd, const uint8_t fileid[16],
 		      uint64_t b, off_t csize, uint8_t *out)
 {
-	uint8_t cbuf[FC_PLAIN_BS + FC_MAX_OV];
+	uint8_t cbuf[CONTENT_PLAIN_BS + CONTENT_MAX_OVERHEAD];
 	off_t start = block_off(b);
 	size_t clen;
 	ssize_t n;
@@ -226,7 +240,7 @@ static int read_block(struct inode *in, int fd, const uint8_t fileid[16],
 	n = sys_pread_full(fd, cbuf, clen, start);
 	if (n < 0)
 		return (int)n;
-	rc = fc_block_open(fs.vol, fileid, b, cbuf, (size_t)n, out);
+	rc = block_open(fileid, b, cbuf, (size_t)n, out);
 	if (rc < 0)
 		log_eio(in, b);
 	return rc;
@@ -250,9 +264,8 @@ static int open_range(void *arg, size_t i0, size_t i1)
 	for (size_t i = i0; i < i1; i++) {
 		size_t at = i * bs;
 		size_t clen = j->n - at < bs ? j->n - at : bs;
-		int rc = fc_block_open(fs.vol, j->fileid, j->first + i,
-				       j->cbuf + at, clen,
-				       j->pbuf + i * FC_PLAIN_BS);
+		int rc = block_open(j->fileid, j->first + i, j->cbuf + at, clen,
+				    j->pbuf + i * CONTENT_PLAIN_BS);
 
 		if (rc < 0)
 			return (int)(i + 1);
@@ -347,7 +360,7 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 		return -ENOMEM;
 	cbuf = sc->c;
 	/* Whole aligned blocks: open them straight into the reply buffer. */
-	direct = off % BS == 0 && size == nb * FC_PLAIN_BS;
+	direct = off % BS == 0 && size == nb * CONTENT_PLAIN_BS;
 	pbuf = direct ? (uint8_t *)buf : sc->p;
 	n = -1;
 	if (size >= DIRECT_MIN && !in->written)
@@ -372,7 +385,7 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 			ret = -EIO;
 			goto out;
 		}
-		total = (nblk - 1) * FC_PLAIN_BS + j.lastlen;
+		total = (nblk - 1) * CONTENT_PLAIN_BS + j.lastlen;
 	}
 	skip = (size_t)(off - (off_t)first * BS);
 	if (total <= skip) {
@@ -384,9 +397,9 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 		memcpy(buf, pbuf + skip, (size_t)ret);
 out:
 	if (!direct)
-		ct_wipe(pbuf, total);
+		secmem_wipe(pbuf, total);
 	else if (ret < 0)
-		ct_wipe(buf, size);
+		secmem_wipe(buf, size);
 	return ret;
 }
 
@@ -394,14 +407,14 @@ out:
 static int ensure_header(struct inode *in, int fd, off_t *csize,
 			 uint8_t fileid[16])
 {
-	uint8_t hdr[FC_HEADER_LEN];
+	uint8_t hdr[HEADER_LEN];
 	ssize_t n;
 
 	if (*csize > HDR)
 		return get_fileid(in, fd, fileid);
 	if (*csize > 0 && ftruncate(fd, 0) != 0)
 		return -errno;
-	(void)fc_header_new(hdr);
+	content_header_new(hdr);
 	n = sys_pwrite_full(fd, hdr, sizeof(hdr), 0);
 	if (n < 0) {
 		int rc = (int)n;
@@ -411,7 +424,7 @@ static int ensure_header(struct inode *in, int fd, off_t *csize,
 			       strerror(errno));
 		return rc;
 	}
-	(void)fc_header_parse(hdr, fileid);
+	(void)header_parse(fileid, hdr);
 	inode_fileid_set(in, fileid);
 	*csize = HDR;
 	return 0;
@@ -433,15 +446,15 @@ struct seal_job {
 static int seal_range(void *arg, size_t i0, size_t i1)
 {
 	const struct seal_job *j = arg;
-	size_t nl = fc_nonce_len(fs.vol);
+	size_t nl = content_nonce_len(fs.vol->cipher);
 
 	for (size_t i = i0; i < i1; i++) {
-		size_t len = i + 1 == j->nb ? j->lastlen : FC_PLAIN_BS;
+		size_t len = i + 1 == j->nb ? j->lastlen : CONTENT_PLAIN_BS;
 
-		if (fc_block_seal_nonce(fs.vol, j->fileid, j->first + i,
-					j->pbuf + i * FC_PLAIN_BS, len,
-					j->cbuf + i * (size_t)cbs(),
-					j->nonces + i * nl) != 0)
+		if (content_block_seal(fs.vol, j->cbuf + i * (size_t)cbs(),
+				       j->pbuf + i * CONTENT_PLAIN_BS, len,
+				       j->first + i, j->fileid,
+				       j->nonces + i * nl) != 0)
 			return -EIO;
 	}
 	return 0;
@@ -452,7 +465,8 @@ static int seal_range(void *arg, size_t i0, size_t i1)
 static int seal_write(int fd, const uint8_t fileid[16], uint64_t first,
 		      const uint8_t *pbuf, size_t nb, size_t lastlen)
 {
-	size_t clen = (nb - 1) * (size_t)cbs() + lastlen + fc_overhead(fs.vol);
+	size_t clen = (nb - 1) * (size_t)cbs() + lastlen +
+		      content_overhead(fs.vol->cipher);
 	struct scratch *sc = scratch_blocks(nb);
 	struct seal_job j;
 	ssize_t n;
@@ -460,7 +474,7 @@ static int seal_write(int fd, const uint8_t fileid[16], uint64_t first,
 
 	if (sc == NULL)
 		return -ENOMEM;
-	fc_nonces(fs.vol, sc->n, nb);
+	content_nonces_new(fs.vol->cipher, sc->n, nb);
 	j.fileid = fileid;
 	j.first = first;
 	j.pbuf = pbuf;
@@ -525,7 +539,7 @@ static int reserve(struct inode *in, int fd, off_t oldsize, uint64_t from,
 	if (exist > lastlen)
 		lastlen = exist;
 	clen = (off_t)(last - from) * cbs() + lastlen +
-	       (off_t)fc_overhead(fs.vol);
+	       (off_t)content_overhead(fs.vol->cipher);
 	rc = check_fsize(block_off(from) + clen);
 	if (rc != 0 || fs.noprealloc)
 		return rc;
@@ -565,7 +579,8 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 	rc = csize_of(fd, &csize);
 	if (rc != 0)
 		return rc;
-	oldsize = (off_t)fc_plain_size(fs.vol, (uint64_t)csize);
+	oldsize = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
+						      (uint64_t)csize);
 	rc = ensure_header(in, fd, &csize, fileid);
 	if (rc != 0)
 		return rc;
@@ -584,14 +599,15 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 		return rc;
 	/* Writing past the end: pad the old partial last block first. */
 	if (pad) {
-		uint8_t blk[FC_PLAIN_BS];
+		uint8_t blk[CONTENT_PLAIN_BS];
 		uint64_t lb = (uint64_t)(oldsize / BS);
 
 		memset(blk, 0, sizeof(blk));
 		rc = read_block(in, fd, fileid, lb, csize, blk);
 		if (rc >= 0)
-			rc = seal_write(fd, fileid, lb, blk, 1, FC_PLAIN_BS);
-		ct_wipe(blk, sizeof(blk));
+			rc = seal_write(fd, fileid, lb, blk, 1,
+					CONTENT_PLAIN_BS);
+		secmem_wipe(blk, sizeof(blk));
 		if (rc < 0)
 			return rc;
 	}
@@ -601,14 +617,14 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 	if (off % BS == 0 &&
 	    ((off_t)size % BS == 0 || off + (off_t)size >= oldsize)) {
 		rc = seal_write(fd, fileid, first, (const uint8_t *)buf, nb,
-				size - (nb - 1) * FC_PLAIN_BS);
+				size - (nb - 1) * CONTENT_PLAIN_BS);
 		return rc < 0 ? rc : (ssize_t)size;
 	}
 	sc = scratch_blocks(nb);
 	if (sc == NULL)
 		return -ENOMEM;
 	pbuf = sc->p;
-	memset(pbuf, 0, nb * FC_PLAIN_BS);
+	memset(pbuf, 0, nb * CONTENT_PLAIN_BS);
 	for (size_t i = 0; i < nb; i++) {
 		off_t bstart = (off_t)(first + i) * BS;
 		size_t o = (size_t)((off > bstart ? off : bstart) - bstart);
@@ -620,7 +636,7 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 							  ? oldsize - bstart
 							  : BS)
 				       : 0;
-		uint8_t *p = pbuf + i * FC_PLAIN_BS;
+		uint8_t *p = pbuf + i * CONTENT_PLAIN_BS;
 
 		if ((o > 0 || e < exist) && exist > 0) {
 			rc = read_block(in, fd, fileid, first + i, csize, p);
@@ -632,7 +648,7 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 	}
 	rc = seal_write(fd, fileid, first, pbuf, nb, lastlen);
 out:
-	ct_wipe(pbuf, nb * FC_PLAIN_BS);
+	secmem_wipe(pbuf, nb * CONTENT_PLAIN_BS);
 	return rc < 0 ? rc : (ssize_t)size;
 }
 
@@ -649,7 +665,8 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 	rc = csize_of(fd, &csize);
 	if (rc != 0)
 		return rc;
-	oldsize = (off_t)fc_plain_size(fs.vol, (uint64_t)csize);
+	oldsize = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
+						      (uint64_t)csize);
 	if (size == 0) {
 		if (ftruncate(fd, 0) != 0)
 			return -errno;
@@ -659,7 +676,7 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 	if (size == oldsize)
 		return 0;
 	if (size < oldsize) {
-		uint8_t blk[FC_PLAIN_BS];
+		uint8_t blk[CONTENT_PLAIN_BS];
 		uint64_t b = (uint64_t)(size / BS);
 		size_t r = (size_t)(size % BS);
 
@@ -673,11 +690,12 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 			rc = -errno;
 		if (rc >= 0)
 			rc = seal_write(fd, fileid, b, blk, 1, r);
-		ct_wipe(blk, sizeof(blk));
+		secmem_wipe(blk, sizeof(blk));
 		return rc < 0 ? rc : 0;
 	}
 	/* Growing. */
-	rc = check_fsize((off_t)fc_cipher_size(fs.vol, (uint64_t)size));
+	rc = check_fsize((off_t)content_plain_to_cipher_size(fs.vol->cipher,
+							     (uint64_t)size));
 	if (rc != 0)
 		return rc;
 	if (size % BS != 0) {
@@ -686,7 +704,7 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 		return n < 0 ? (int)n : 0;
 	}
 	if (oldsize % BS != 0) {
-		static const char zeros[FC_PLAIN_BS];
+		static const char zeros[CONTENT_PLAIN_BS];
 		ssize_t n = fs_content_write(
 			in, fd, zeros, (size_t)(BS - oldsize % BS), oldsize);
 
@@ -697,7 +715,8 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 		if (rc != 0)
 			return rc;
 	}
-	if (ftruncate(fd, (off_t)fc_cipher_size(fs.vol, (uint64_t)size)) != 0)
+	if (ftruncate(fd, (off_t)content_plain_to_cipher_size(
+				  fs.vol->cipher, (uint64_t)size)) != 0)
 		return -errno;
 	return 0;
 }
@@ -719,7 +738,8 @@ off_t fs_content_seek(int fd, off_t off, int whence)
 
 	if (rc != 0)
 		return rc;
-	size = (off_t)fc_plain_size(fs.vol, (uint64_t)csize);
+	size = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
+						   (uint64_t)csize);
 	if (off < 0 || off >= size)
 		return -ENXIO;
 	if (whence == SEEK_DATA) {
