@@ -9,34 +9,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
-#include <syslog.h>
 #include <unistd.h>
 
 #include "sys/sys.h"
 
 struct fs fs;
-int fs_use_syslog;
-
-void fs_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (fs_use_syslog) {
-		vsyslog(LOG_WARNING, fmt, ap);
-	} else {
-		fputs("vcryptfs: ", stderr);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	}
-	va_end(ap);
-}
 
 int fs_dir_iv(struct inode *dir, uint8_t iv[16])
 {
@@ -59,8 +41,8 @@ int fs_dir_iv(struct inode *dir, uint8_t iv[16])
 	if ((rc == -EMFILE || rc == -ENFILE) && inode_budget_wait())
 		rc = sys_read_diriv(dir->fd, tmp);
 	if (rc != 0) {
-		fs_log("cannot read gocryptfs.diriv of dir inode %lu: %s",
-		       (unsigned long)dir->ino, strerror(-rc));
+		log_error("cannot read gocryptfs.diriv of dir inode %lu: %s",
+			  (unsigned long)dir->ino, strerror(-rc));
 		return rc == -ENOENT ? -EIO : rc;
 	}
 	pthread_mutex_lock(&dir->meta);
@@ -172,9 +154,9 @@ static void log_torn_header(struct inode *in, off_t csize)
 	in->warned = 1;
 	pthread_mutex_unlock(&in->meta);
 	if (first)
-		fs_log("truncated file header (%lld bytes) in inode %lu: "
-		       "reads as empty",
-		       (long long)csize, (unsigned long)in->ino);
+		log_error("truncated file header (%lld bytes) in inode %lu: "
+			  "reads as empty",
+			  (long long)csize, (unsigned long)in->ino);
 }
 
 #define BADNAME_SUFFIX " GOCRYPTFS_BAD_NAME"
@@ -292,8 +274,8 @@ int fs_reopen_rw(struct inode *in, int flags)
 	    fchmod(wo, (st.st_mode & 07777) | S_IRUSR) == 0) {
 		fd = sys_reopen(in->fd, flags);
 		if (fchmod(wo, st.st_mode & 07777) != 0)
-			fs_log("cannot restore the mode of inode %lu: %s",
-			       (unsigned long)in->ino, strerror(errno));
+			log_error("cannot restore the mode of inode %lu: %s",
+				  (unsigned long)in->ino, strerror(errno));
 	}
 	if (wo >= 0)
 		close(wo);
@@ -377,8 +359,8 @@ void fs_caller_end(struct fs_caller *c)
 	if (syscall(SYS_setgroups, (size_t)c->ngroups, c->groups) != 0 ||
 	    setfsuid((uid_t)-1) != 0 || setfsgid((gid_t)-1) != 0) {
 		/* never serve further requests with a caller's identity */
-		fs_log("cannot restore the daemon's identity: %s",
-		       strerror(errno));
+		log_error("cannot restore the daemon's identity: %s",
+			  strerror(errno));
 		abort();
 	}
 	c->active = 0;

@@ -16,6 +16,7 @@
 #include "format/volume.h"
 #include "format/content.h"
 #include "format/names.h"
+#include "log.h"
 #include "fuse/inode.h"
 
 struct fs {
@@ -35,8 +36,6 @@ struct fs {
 
 /* Set once by mount_run() before the session starts; read-only after. */
 extern struct fs fs;
-/* 1: fs_log() goes to syslog (background daemon without -nosyslog). */
-extern int fs_use_syslog;
 
 /* One on-disk name for a plaintext name in a directory. */
 struct cname {
@@ -44,9 +43,6 @@ struct cname {
 	char disk[NAMES_BUF]; /* what is on disk: E or longname hash */
 	int is_long;
 };
-
-/* Log one line (stderr or syslog); never pass key material. */
-void fs_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The directory IV of dir (cached): 0 / -errno. Zero IV without DirIV. */
 int fs_dir_iv(struct inode *dir, uint8_t iv[16]);

@@ -126,8 +126,9 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 		    fs_badname_show(d->iv, disk, out, outsz) == 0)
 			return 0;
 		if (!names_is_noise(disk) && first_warning(d->in))
-			fs_log("hiding undecryptable name in dir inode %lu: %s",
-			       (unsigned long)d->in->ino, disk);
+			log_error("hiding undecryptable name in dir inode %lu: "
+				  "%s",
+				  (unsigned long)d->in->ino, disk);
 		return -1;
 	}
 	return 0;

@@ -453,8 +453,8 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	enc[n] = '\0';
 	if (names_symlink_decrypt(fs.vol, (uint8_t *)plain, sizeof(plain) - 1,
 				  &len, enc) != 0) {
-		fs_log("cannot decrypt symlink inode %lu",
-		       (unsigned long)in->ino);
+		log_error("cannot decrypt symlink inode %lu",
+			  (unsigned long)in->ino);
 		fuse_reply_err(req, EIO);
 		return;
 	}

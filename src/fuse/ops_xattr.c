@@ -102,8 +102,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		else
 			len = -EIO;
 		if (len < 0) {
-			fs_log("xattr value fails authentication: inode %lu",
-			       (unsigned long)inode_from_ino(ino)->ino);
+			log_error("xattr value fails authentication: inode %lu",
+				  (unsigned long)inode_from_ino(ino)->ino);
 			rc = -EIO;
 			goto out;
 		}

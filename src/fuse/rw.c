@@ -191,7 +191,8 @@ static int get_fileid(struct inode *in, int fd, uint8_t fileid[16])
 	if ((size_t)n < sizeof(hdr))
 		return -ENODATA;
 	if (header_parse(fileid, hdr) != 0) {
-		fs_log("bad file header in inode %lu", (unsigned long)in->ino);
+		log_error("bad file header in inode %lu",
+			  (unsigned long)in->ino);
 		return -EIO;
 	}
 	inode_fileid_set(in, fileid);
@@ -207,8 +208,8 @@ static void log_eio(struct inode *in, uint64_t block)
 	in->warned = 1;
 	pthread_mutex_unlock(&in->meta);
 	if (first)
-		fs_log("authentication failed: inode %lu block %llu",
-		       (unsigned long)in->ino, (unsigned long long)block);
+		log_error("authentication failed: inode %lu block %llu",
+			  (unsigned long)in->ino, (unsigned long long)block);
 }
 
 /* Open one block (content_block_open) into out: the plaintext length or
@@ -420,8 +421,8 @@ static int ensure_header(struct inode *in, int fd, off_t *csize,
 		int rc = (int)n;
 
 		if (ftruncate(fd, 0) != 0)
-			fs_log("cannot remove a torn header: %s",
-			       strerror(errno));
+			log_error("cannot remove a torn header: %s",
+				  strerror(errno));
 		return rc;
 	}
 	(void)header_parse(fileid, hdr);
@@ -550,8 +551,8 @@ static int reserve(struct inode *in, int fd, off_t oldsize, uint64_t from,
 	if (oldsize == 0) {
 		inode_fileid_clear(in);
 		if (ftruncate(fd, 0) != 0)
-			fs_log("cannot remove a new header: %s",
-			       strerror(errno));
+			log_error("cannot remove a new header: %s",
+				  strerror(errno));
 	}
 	return rc;
 }

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "fuse/uring.h"
+#include "log.h"
 
 /*
  * ---- kernel ABI (include/uapi/linux/fuse.h), as byte offsets ----
@@ -329,7 +330,8 @@ static ssize_t ring_reply(struct ring_ent *e, const struct iovec *iov,
 	}
 	if (len > U.payload_sz) {
 		/* never for replies sized by the kernel's own request */
-		fs_log("io_uring reply of %zu bytes exceeds the buffer", len);
+		log_error("io_uring reply of %zu bytes exceeds the buffer",
+			  len);
 		ring_error(e, EIO);
 		return (ssize_t)OUT_SZ;
 	}
@@ -363,8 +365,9 @@ static int serve_prep(struct ring_ent *e)
 	e->unique = get64(e->hdr, RH_IN_OUT + IN_UNIQUE);
 	if ((size_t)len < IN_SZ + (size_t)psz ||
 	    (size_t)len - IN_SZ - psz > RH_OP_IN_SZ || psz > U.payload_sz) {
-		fs_log("io_uring request with inconsistent sizes (opcode %u)",
-		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
+		log_error(
+			"io_uring request with inconsistent sizes (opcode %u)",
+			get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
 		return -1;
 	}
@@ -391,8 +394,8 @@ static void serve(struct ring_ent *e)
 	// cppcheck-suppress knownConditionTrueFalse
 	if (!did_reply) {
 		/* every operation replies, if only with an error */
-		fs_log("io_uring request without a reply (opcode %u)",
-		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
+		log_error("io_uring request without a reply (opcode %u)",
+			  get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
 	}
 }
@@ -541,8 +544,8 @@ static void *ring_main(void *arg)
 		/* leaving would strand this CPU's requests: wait, retry */
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			if (!logged)
-				fs_log("io_uring: ring of CPU %u: %s", q->qid,
-				       strerror(-rc));
+				log_error("io_uring: ring of CPU %u: %s",
+					  q->qid, strerror(-rc));
 			logged = 1;
 			(void)usleep(1000);
 		}
@@ -561,9 +564,10 @@ static void *ring_main(void *arg)
 					continue;
 				commit_done(q);
 				if (wait_done(q) != 0 && !logged) {
-					fs_log("io_uring: ring of CPU %u: no "
-					       "room to wait for replies",
-					       q->qid);
+					log_error(
+						"io_uring: ring of CPU %u: no "
+						"room to wait for replies",
+						q->qid);
 					logged = 1;
 				}
 				continue;
@@ -699,9 +703,9 @@ static void start_rings(void)
 	for (i = 0; i < U.nq; i++) {
 		if (pthread_create(&U.q[i].tid, NULL, ring_main, &U.q[i]) !=
 		    0) {
-			fs_log("io_uring: cannot start the ring of CPU %u, "
-			       "using /dev/fuse",
-			       i);
+			log_error("io_uring: cannot start the ring of CPU %u, "
+				  "using /dev/fuse",
+				  i);
 			force_fallback(&U.q[i]);
 			continue;
 		}
