@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuse/dirnames.h"
 #include "fuse/fs.h"
 #include "sys/sys.h"
 
@@ -45,10 +46,10 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 		return;
 	}
 	d->in = in;
-	rc = fs_dir_iv(in, d->iv);
+	rc = dirnames_iv(fs.vol, in, d->iv);
 	fd = rc != 0 ? rc : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY, 0);
 	if ((fd == -EMFILE || fd == -ENFILE) && inode_budget_wait()) {
-		rc = fs_dir_iv(in, d->iv);
+		rc = dirnames_iv(fs.vol, in, d->iv);
 		fd = rc != 0 ? rc
 			     : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY,
 					  0);
@@ -123,7 +124,8 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 	if (names_decrypt(v, d->iv, disk, out, outsz) != 0) {
 		/* bad long names are not shown: lookups could not find them */
 		if (disk != enc &&
-		    fs_badname_show(d->iv, disk, out, outsz) == 0)
+		    dirnames_badname_show(fs.vol, fs.badname, d->iv, disk, out,
+					  outsz) == 0)
 			return 0;
 		if (!names_is_noise(disk) && first_warning(d->in))
 			log_error("hiding undecryptable name in dir inode %lu: "

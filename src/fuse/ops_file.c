@@ -12,9 +12,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuse/caller.h"
+#include "fuse/dirnames.h"
 #include "fuse/fs.h"
+#include "fuse/rw.h"
 #include "fuse/uring.h"
 #include "sys/sys.h"
+
+/* Shared open helper (fs.h), used by open and setattr. */
+/* One u+r window at a time, so that no opener sees another's window as
+ * the file's mode. */
+static pthread_mutex_t wo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int fs_reopen_rw(struct inode *in, int flags)
+{
+	struct stat st;
+	int fd = sys_reopen(in->fd, flags);
+	int wo;
+
+	if (fd != -EACCES || (flags & O_ACCMODE) != O_RDWR)
+		return fd;
+	pthread_mutex_lock(&wo_lock);
+	fd = sys_reopen(in->fd, flags);
+	wo = fd == -EACCES ? sys_reopen(in->fd, O_WRONLY) : -1;
+	if (wo >= 0 && fstat(wo, &st) == 0 && S_ISREG(st.st_mode) &&
+	    !(st.st_mode & S_IRUSR) && st.st_uid == geteuid() &&
+	    fchmod(wo, (st.st_mode & 07777) | S_IRUSR) == 0) {
+		fd = sys_reopen(in->fd, flags);
+		if (fchmod(wo, st.st_mode & 07777) != 0)
+			log_error("cannot restore the mode of inode %lu: %s",
+				  (unsigned long)in->ino, strerror(errno));
+	}
+	if (wo >= 0)
+		close(wo);
+	pthread_mutex_unlock(&wo_lock);
+	return fd;
+}
 
 /* Bytes of a file's ciphertext fetched at open: the header and 32 blocks
  * (128 KiB of plaintext, the kernel's first read-ahead of a file). */
@@ -98,22 +131,22 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
 	struct cname c;
-	struct fs_caller cr;
+	struct caller cr;
 	int fd = -1;
-	int rc = fs_cname(dir, name, &c);
+	int rc = dirnames_cname(fs.vol, dir, name, &c);
 
 	if (rc == 0)
-		rc = fs_caller_begin(req, &cr);
+		rc = caller_begin(req, &cr);
 	if (rc == 0) {
-		rc = fs_cname_prepare(dir->fd, &c);
+		rc = dirnames_prepare(dir->fd, &c);
 		if (rc == 0) {
 			fd = create_at(dir, &c, fi->flags, mode);
 			if (fd < 0) {
 				rc = fd;
-				fs_cname_abort(dir->fd, &c);
+				dirnames_abort(dir->fd, &c);
 			}
 		}
-		fs_caller_end(&cr);
+		caller_end(&cr);
 	}
 	if (rc == 0)
 		rc = fs_do_lookup(dir, c.disk, &e);

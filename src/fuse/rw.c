@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fuse/fs.h"
+#include "fuse/rw.h"
 #include "fuse/par.h"
 #include "secmem.h"
 #include "sys/sys.h"

@@ -20,6 +20,7 @@
 #include "crypto/ossl_aead.h"
 #include "format/keys.h"
 #include "fuse/fs.h"
+#include "fuse/rw.h"
 #include "th.h"
 
 #define MAXSZ (96 * 1024)
