@@ -16,7 +16,7 @@
 #include "fuse/dirnames.h"
 #include "fuse/fs.h"
 #include "fuse/rw.h"
-#include "fuse/uring.h"
+#include "fuse/scratch.h"
 #include "sys/sys.h"
 
 /* Shared open helper (fs.h), used by open and setattr. */
@@ -170,12 +170,10 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct inode *in = inode_from_ino(ino);
-	/* with io_uring, decrypt straight into the ring's reply buffer */
-	char *buf = uring_reply_buf(size);
+	/* decrypt straight into the transport's reply buffer when it has one */
+	char *buf = fs_reply_buf(size);
 	ssize_t n;
 
-	if (buf == NULL)
-		buf = fs_read_buf(size > 0 ? size : 1);
 	if (buf == NULL) {
 		fuse_reply_err(req, ENOMEM);
 		return;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The content API of the FUSE daemon: plaintext reads, writes, truncate,
- * SEEK_DATA/SEEK_HOLE and size on a backing fd (rw.c), and the reply
- * buffers of reads.
+ * SEEK_DATA/SEEK_HOLE and size on a backing fd (rw.c, rw_read.c,
+ * rw_write.c, rw_seek.c); the reply buffer of reads is scratch.h's.
  * Spec: ../shared/FORMAT.md 4 (header, blocks, sizes, holes). Depends on:
  * format/content.h, fuse/inode.h, fuse/par.h, sys/sys.h. Lock notes: the
  * caller holds in->content as said below. Not proved.
@@ -23,9 +23,6 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 			 off_t off);
 int fs_content_truncate(struct inode *in, int fd, off_t size);
-/* This thread's reply buffer for reads, at least size bytes (kept for
- * the thread's lifetime); NULL on ENOMEM. */
-char *fs_read_buf(size_t size);
 /* SEEK_DATA / SEEK_HOLE in plaintext offsets, conservative: a hole is
  * only reported for whole blocks that are holes in the backing file.
  * Returns the offset or -errno (-ENXIO past the end). */

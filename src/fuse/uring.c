@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "fuse/uring.h"
+#include "fuse/scratch.h"
 #include "log.h"
 
 /*
@@ -216,7 +217,9 @@ static void go_idle(void)
 	(void)sched_setscheduler(0, SCHED_IDLE, &sp);
 }
 
-char *uring_reply_buf(size_t size)
+/* The reply buffer of the ring request that this thread is serving, or
+ * NULL (registered with scratch_set_transport: fs_reply_buf asks it). */
+static char *uring_reply_buf(size_t size)
 {
 	if (cur == NULL || size > U.payload_sz)
 		return NULL;
@@ -784,6 +787,7 @@ int uring_install(struct fuse_session *se, int allow)
 	U.fd = fuse_session_fd(se);
 	if (!allow)
 		return 0;
+	scratch_set_transport(uring_reply_buf);
 	return fuse_session_custom_io(se, &io, U.fd) == 0 ? 0 : -1;
 }
 
