@@ -22,7 +22,7 @@
  * header and the per-opcode struct copied just in front of the payload,
  * which the kernel wrote into the buffer, so a WRITE's data is not
  * copied) and hands it to fuse_session_process_buf(). Large READs go
- * to reader threads instead (hand_off()); their replies come back to the
+ * to reader threads instead (uring_reader.c); their replies come back to the
  * ring thread, the only one that submits to its ring.
  *
  * The kernel holds every request until each CPU's ring has registered an
@@ -31,6 +31,10 @@
  * mount.
  * Spec: Linux Documentation/filesystems/fuse/fuse-io-uring.rst and the
  * structures of include/uapi/linux/fuse.h (protocol 7.42). Not proved.
+ * Layout: the kernel ABI and the ring structures are uring_int.h, the
+ * reader threads uring_reader.c; this file keeps the ring threads, the
+ * INIT handshake and the custom I/O hooks, which share the per-thread
+ * state (cur, did_reply) and U: about 600 lines that read as one story.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -47,148 +51,9 @@
 #include <unistd.h>
 
 #include "fuse/uring.h"
+#include "fuse/uring_int.h"
 #include "fuse/scratch.h"
 #include "log.h"
-
-/*
- * ---- kernel ABI (include/uapi/linux/fuse.h), as byte offsets ----
- * Only the fields used here; the structures are read and written with
- * memcpy at these offsets (native byte order, as the kernel uses).
- */
-#define K_FUSE_INIT 26U
-#define K_FUSE_READ 15U
-#define K_INIT_EXT (1U << 30)
-#define K_INIT2_OVER_IO_URING (1U << 9) /* FUSE_OVER_IO_URING >> 32 */
-#define K_CMD_REGISTER 1U
-#define K_CMD_COMMIT_AND_FETCH 2U
-#define K_MIN_READ_BUFFER 8192U
-/* struct fuse_in_header: 40 bytes */
-#define IN_SZ 40U
-#define IN_LEN 0U
-#define IN_OPCODE 4U
-#define IN_UNIQUE 8U
-/* struct fuse_out_header: 16 bytes */
-#define OUT_SZ 16U
-#define OUT_LEN 0U
-#define OUT_ERROR 4U
-#define OUT_UNIQUE 8U
-/* struct fuse_read_in (the op struct of a READ) */
-#define READ_IN_SIZE 16U
-/* struct fuse_init_in (after the in header) */
-#define INIT_IN_FLAGS 12U
-#define INIT_IN_FLAGS2 16U
-#define INIT_IN_MIN 20U
-/* struct fuse_init_out (after the out header) */
-#define INIT_OUT_FLAGS 12U
-#define INIT_OUT_MAX_WRITE 20U
-#define INIT_OUT_MAX_PAGES 28U /* 16 bits */
-#define INIT_OUT_FLAGS2 32U
-#define INIT_OUT_MIN 36U
-/* struct fuse_uring_req_header: in_out[128], op_in[128], then struct
- * fuse_uring_ent_in_out (flags, commit_id, payload_sz, ...): 288 bytes */
-#define RH_SZ 288U
-#define RH_IN_OUT 0U
-#define RH_OP_IN 128U
-#define RH_OP_IN_SZ 128U
-#define RH_COMMIT_ID 264U
-#define RH_PAYLOAD_SZ 272U
-/* struct fuse_uring_cmd_req, in the SQE's 80-byte command area */
-#define CMD_COMMIT_ID 8U
-#define CMD_QID 16U /* 16 bits */
-
-static uint16_t get16(const void *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static uint32_t get32(const void *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static uint64_t get64(const void *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static void put16(void *p, size_t off, uint16_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-static void put32(void *p, size_t off, uint32_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-static void put64(void *p, size_t off, uint64_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-/* ---- our state ---- */
-
-/* Entries per CPU ring: requests that one CPU can have in flight. */
-#define DEPTH 4U
-/* Room in front of each payload for the rebuilt in header and op struct. */
-#define HEADROOM 4096U
-/* READs of at least this many bytes go to a reader thread (see ring_main). */
-#define HAND_OFF_MIN (64U * 1024U)
-/* Reader threads: one per CPU, at least MIN_READERS (a large READ mostly
- * waits for the disk: the read-ahead window of mount.c keeps four 1 MiB
- * READs in flight), at most MAX_READERS. */
-#define MIN_READERS 4U
-#define MAX_READERS 8U
-/* SQEs a ring thread may queue before it submits: a commit per entry and
- * the read of its done eventfd */
-#define SQ_ENTRIES (DEPTH + 1U)
-
-struct ring_q;
-
-struct ring_ent {
-	struct ring_q *q;
-	uint8_t *hdr;	  /* RH_SZ bytes, written by the kernel */
-	uint8_t *map;	  /* HEADROOM + payload, one mapping */
-	uint8_t *payload; /* map + HEADROOM */
-	struct iovec iov[2];
-	uint64_t unique;
-	struct fuse_buf fb;    /* the rebuilt request (serve_prep) */
-	struct ring_ent *next; /* in the readers' queue or a done list */
-};
-
-struct ring_q {
-	struct io_uring ring;
-	int ring_ok;
-	pthread_t tid;
-	int started;
-	unsigned qid;
-	struct ring_ent ent[DEPTH];
-	/* replies made by reader threads, committed by the ring thread */
-	pthread_mutex_t done_lock;
-	struct ring_ent *done;
-	int done_fd; /* eventfd: done is not empty, or uring_stop() */
-	int done_ok; /* done_fd and done_lock exist */
-	uint64_t done_val;
-};
-
-/* Reader threads: READs handed off by the ring threads. */
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t more;
-	struct ring_ent *head, *tail;
-	int quit;
-	unsigned n;
-	pthread_t tid[MAX_READERS];
-} R = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER };
 
 static struct {
 	struct fuse_session *se;
@@ -205,7 +70,6 @@ static struct {
 
 static __thread struct ring_ent *cur;
 static __thread int worker_idle;
-static __thread int is_reader;
 /* set by queue_commit(): the request this thread serves has its reply
  * (a reader thread must not look at e once it has handed it back) */
 static __thread int did_reply;
@@ -281,7 +145,7 @@ static int queue_commit(struct ring_ent *e)
 {
 	struct io_uring_sqe *sqe;
 
-	if (is_reader) {
+	if (uring_is_reader) {
 		struct ring_q *q = e->q;
 		uint64_t one = 1;
 
@@ -386,8 +250,8 @@ static int serve_prep(struct ring_ent *e)
 	return 0;
 }
 
-/* Serve the prepared request e on this thread (ring or reader thread). */
-static void serve(struct ring_ent *e)
+/* See uring_int.h. */
+void uring_serve(struct ring_ent *e)
 {
 	did_reply = 0;
 	cur = e;
@@ -401,57 +265,6 @@ static void serve(struct ring_ent *e)
 			  get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
 	}
-}
-
-/*
- * A large READ goes to a reader thread: served on the ring thread, a
- * streaming read had one backing-file read at a time, since the kernel
- * puts all of a reader's read-ahead on the ring of the reader's CPU.
- * Returns 1 if e was handed off.
- */
-static int hand_off(struct ring_ent *e)
-{
-	if (R.n == 0 || get32(e->hdr, RH_IN_OUT + IN_OPCODE) != K_FUSE_READ ||
-	    get32(e->hdr, RH_OP_IN + READ_IN_SIZE) < HAND_OFF_MIN)
-		return 0;
-	e->next = NULL;
-	pthread_mutex_lock(&R.lock);
-	if (R.tail != NULL)
-		R.tail->next = e;
-	else
-		R.head = e;
-	R.tail = e;
-	pthread_cond_signal(&R.more);
-	pthread_mutex_unlock(&R.lock);
-	return 1;
-}
-
-static void *reader_main(void *arg)
-{
-	struct sched_param sp = { 0 };
-
-	(void)arg;
-	is_reader = 1;
-	/* the normal policy, whatever the thread that started it runs */
-	(void)sched_setscheduler(0, SCHED_OTHER, &sp);
-	pthread_mutex_lock(&R.lock);
-	for (;;) {
-		struct ring_ent *e;
-
-		while (R.head == NULL && !R.quit)
-			pthread_cond_wait(&R.more, &R.lock);
-		if (R.quit)
-			break;
-		e = R.head;
-		R.head = e->next;
-		if (R.head == NULL)
-			R.tail = NULL;
-		pthread_mutex_unlock(&R.lock);
-		serve(e);
-		pthread_mutex_lock(&R.lock);
-	}
-	pthread_mutex_unlock(&R.lock);
-	return NULL;
 }
 
 /* Post the read of q's done eventfd (ring thread); 0 or -1. */
@@ -586,8 +399,8 @@ static void *ring_main(void *arg)
 			if (!__atomic_load_n(&U.serving, __ATOMIC_RELAXED))
 				__atomic_store_n(&U.serving, 1,
 						 __ATOMIC_RELAXED);
-			if (serve_prep(e) == 0 && !hand_off(e))
-				serve(e);
+			if (serve_prep(e) == 0 && !uring_hand_off(e))
+				uring_serve(e);
 			/* more requests waiting: send this reply now */
 			if (io_uring_cq_ready(&q->ring) > 1)
 				(void)io_uring_submit(&q->ring);
@@ -692,17 +505,9 @@ fail:
 static void start_rings(void)
 {
 	unsigned i;
-	unsigned nr;
 
-	/* readers first: a ring thread hands off only when R.n > 0 */
-	nr = U.nq < MIN_READERS ? MIN_READERS : U.nq;
-	for (i = 0; i < nr && i < MAX_READERS; i++) {
-		if (pthread_create(&R.tid[i], NULL, reader_main, NULL) != 0)
-			break;
-		/* named for ps and tests/checks/61-uring.sh */
-		(void)pthread_setname_np(R.tid[i], "vc-uring-read");
-		R.n = i + 1;
-	}
+	/* readers first: a ring thread hands off only when some run */
+	uring_readers_start(U.nq);
 	for (i = 0; i < U.nq; i++) {
 		if (pthread_create(&U.q[i].tid, NULL, ring_main, &U.q[i]) !=
 		    0) {
@@ -807,13 +612,6 @@ void uring_stop(void)
 		U.q[i].started = 0;
 	}
 	/* a reader may still be serving: the buffers stay until it ends */
-	pthread_mutex_lock(&R.lock);
-	R.quit = 1;
-	R.head = R.tail = NULL;
-	pthread_cond_broadcast(&R.more);
-	pthread_mutex_unlock(&R.lock);
-	for (i = 0; i < R.n; i++)
-		pthread_join(R.tid[i], NULL);
-	R.n = 0;
+	uring_readers_stop();
 	free_rings();
 }
