@@ -305,6 +305,14 @@ void inode_name_set(struct inode *in, const struct inode *dir, const char *name)
 	free(old);
 }
 
+/* gcc 12's -fanalyzer reports copy as leaked once it is stored in
+ * in->name of an inode reached through buckets (a false positive that
+ * appeared when the reaper moved to budget.c; inode_name_set() stores the
+ * same way without a report): silenced for this function only. */
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
 void inode_name_moved(dev_t dev, ino_t ino, const struct inode *dir,
 		      const char *name)
 {
@@ -326,6 +334,9 @@ void inode_name_moved(dev_t dev, ino_t ino, const struct inode *dir,
 	pthread_mutex_unlock(&table_lock);
 	free(old);
 }
+#if !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /*
  * The table side of the fd budget (budget.h): what the reaper in budget.c

@@ -322,7 +322,6 @@ static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 static int rmdir_diriv(int pfd, const char *disk)
 {
 	char tmp[64];
-	uint8_t rnd[NAMES_DIRIV_LEN];
 	uint64_t r;
 	int dfd;
 	DIR *dp;
@@ -358,6 +357,8 @@ static int rmdir_diriv(int pfd, const char *disk)
 	}
 	if (rc == 0) {
 		/* any fresh random bytes do: take them from a diriv */
+		uint8_t rnd[NAMES_DIRIV_LEN];
+
 		names_diriv_new(rnd);
 		memcpy(&r, rnd, sizeof(r));
 		(void)snprintf(tmp, sizeof(tmp),

@@ -4,25 +4,17 @@
  * ID of an open file, one block read and authenticated, the EIO log line;
  * and fs_content_size() (rw.h).
  * Spec: ../shared/FORMAT.md 4.2, 4.3, 4.8. Depends on: fuse/rw_int.h
- * (format/content.h, fuse/inode.h), fuse/scratch.h, fuse/par.h, sys/sys.h,
- * secmem.h, log.h. Not proved.
+ * (format/content.h, fuse/inode.h), sys/sys.h, log.h. Not proved.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fuse/par.h"
 #include "fuse/rw.h"
 #include "fuse/rw_int.h"
-#include "fuse/scratch.h"
 #include "log.h"
-#include "secmem.h"
 #include "sys/sys.h"
 
 off_t rw_cbs(void)

@@ -6,15 +6,13 @@
  * holds inode->content shared.
  * Spec: ../shared/FORMAT.md 4.3, 4.7, 4.8. Depends on: fuse/rw_int.h
  * (format/content.h, fuse/inode.h), fuse/scratch.h, fuse/par.h, sys/sys.h,
- * secmem.h, log.h. direct_off: atomic, no lock. Not proved.
+ * secmem.h. direct_off: atomic, no lock. Not proved.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,7 +20,6 @@
 #include "fuse/rw.h"
 #include "fuse/rw_int.h"
 #include "fuse/scratch.h"
-#include "log.h"
 #include "secmem.h"
 #include "sys/sys.h"
 

@@ -3,26 +3,15 @@
  * SEEK_DATA / SEEK_HOLE in plaintext offsets (fs_content_seek, rw.h),
  * from the holes of the backing file.
  * Spec: ../shared/FORMAT.md 4.7 (holes), 4.8. Depends on: fuse/rw_int.h
- * (format/content.h, fuse/inode.h), fuse/scratch.h, fuse/par.h, sys/sys.h,
- * secmem.h, log.h. Not proved.
+ * (format/content.h, fuse/inode.h). Not proved.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fuse/par.h"
 #include "fuse/rw.h"
 #include "fuse/rw_int.h"
-#include "fuse/scratch.h"
-#include "log.h"
-#include "secmem.h"
-#include "sys/sys.h"
 
 /* lseek on the backing fd: the result, or -errno (ENXIO: none). */
 static off_t backing_seek(int fd, off_t at, int whence)

@@ -4,15 +4,15 @@
  * rw.h): the header on first write, read-modify-write of partial blocks,
  * holes past the end, sealing over two cores, the boundary block of a
  * truncate re-encrypted. The caller holds inode->content exclusively.
- * Spec: ../shared/FORMAT.md 4.2, 4.3, 4.7, 4.8, 4.9. Depends on: fuse/rw_int.h
- * (format/content.h, fuse/inode.h), fuse/scratch.h, fuse/par.h, sys/sys.h,
- * secmem.h, log.h. fsize_limit: set once (pthread_once). Not proved.
+ * Spec: ../shared/FORMAT.md 4.2, 4.3, 4.7, 4.8, 4.9. Depends on:
+ * fuse/rw_int.h (format/content.h, fuse/inode.h), fuse/scratch.h,
+ * fuse/par.h, sys/sys.h, secmem.h, log.h. fsize_limit: set once
+ * (pthread_once). Not proved.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
