@@ -7,13 +7,14 @@
  * before it is unmapped.
  * Spec: none (hygiene, cf. gocryptfs zeroing its key slices).
  * Layer: base/; depends on libc only. Used by format/ (keys.c,
- * config_key.c) and cli/.
+ * config_key.c), fuse/ and fsck/ (wipes) and cli/.
  * Thread-safe (no shared state but a counter of failed mlock calls).
  */
 #ifndef VCRYPTFS_SECMEM_H
 #define VCRYPTFS_SECMEM_H
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Return n zeroed bytes (n >= 1) in a fresh locked mapping, or NULL with
@@ -23,6 +24,13 @@ void *secmem_alloc(size_t n);
 
 /* Wipe all of p's mapping, unlock and unmap it. p may be NULL. */
 void secmem_free(void *p);
+
+/* Wipe n bytes at p so that the compiler cannot drop the stores (any
+ * memory, not only secmem's). */
+static inline void secmem_wipe(void *p, size_t n)
+{
+	explicit_bzero(p, n);
+}
 
 /* 1 when every secmem_alloc so far could mlock its pages, else 0. */
 int secmem_locked(void);

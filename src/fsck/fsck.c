@@ -9,7 +9,7 @@
  * contents, symlinks, xattrs: FORMAT.md 4, 6, 7) are in fsck_file.c.
  * Problem lines go through report.h (names escaped with base/log.h's
  * log_escape()). Layer: fsck/; depends on format/, sys/, base/,
- * crypto/ct.h (wipe); only cli/ includes fsck/. Not proved.
+ * base/ (secmem_wipe); only cli/ includes fsck/. Not proved.
  */
 #include "fsck/fsck_int.h"
 
@@ -25,7 +25,7 @@
 
 #include "base/exitcodes.h"
 #include "base/log.h"
-#include "crypto/ct.h"
+#include "base/secmem.h"
 #include "format/content.h"
 #include "format/names.h"
 #include "sys/sys.h"
@@ -514,9 +514,9 @@ int fsck_run(const char *cipherdir, const struct volume *vol, FILE *out,
 out:
 	free(ck.seen.slot);
 	if (pbuf != NULL)
-		ct_wipe(pbuf, CONTENT_PLAIN_BS);
+		secmem_wipe(pbuf, CONTENT_PLAIN_BS);
 	if (xplain != NULL)
-		ct_wipe(xplain, NAMES_XATTR_VALUE_MAX);
+		secmem_wipe(xplain, NAMES_XATTR_VALUE_MAX);
 	free(cbuf);
 	free(pbuf);
 	free(xval);

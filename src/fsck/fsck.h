@@ -8,7 +8,7 @@
  * hard-linked inode once, and prints one line per problem.
  * Spec: ../shared/FORMAT.md 13.4 (output and exit codes), 4, 5, 6, 7, 11.
  * Layer: fsck/; depends on format/ (content, header, names), sys/, base/,
- * crypto/ct.h (wipe). Used by cli/main.c only. Never writes to the
+ * base/secmem.h (wipe). Used by cli/main.c only. Never writes to the
  * cipher directory. Not proved.
  */
 #ifndef VCRYPTFS_FSCK_H

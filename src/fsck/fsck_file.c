@@ -7,7 +7,7 @@
  * Spec: ../shared/FORMAT.md 4.2-4.8, 6, 7.
  * Reports through report.h, never calls back into fsck.c. Every name in
  * a line is escaped (base/log.h's log_escape(); disp arrives escaped).
- * Layer: fsck/; depends on format/, sys/, base/, crypto/ct.h (wipe).
+ * Layer: fsck/; depends on format/, sys/, base/ (secmem_wipe).
  * Not proved.
  */
 #include "fsck/fsck_int.h"
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "crypto/ct.h"
+#include "base/secmem.h"
 #include "format/content.h"
 #include "format/header.h"
 #include "format/names.h"
@@ -104,7 +104,7 @@ int fsck_check_xattrs(struct ck *ck, int fd, const char *disp)
 				       disp);
 			bad = 1;
 		}
-		ct_wipe(ck->xplain, NAMES_XATTR_VALUE_MAX);
+		secmem_wipe(ck->xplain, NAMES_XATTR_VALUE_MAX);
 	}
 	free(list);
 	return bad;
@@ -236,7 +236,7 @@ static int check_content(struct ck *ck, int fd, off_t csize, const char *disp,
 		}
 		report_progress_tick(&ck->rep);
 	}
-	ct_wipe(ck->pbuf, CONTENT_PLAIN_BS);
+	secmem_wipe(ck->pbuf, CONTENT_PLAIN_BS);
 	if (nbad > 0) {
 		if (nbad == 1)
 			report_problem(
@@ -338,7 +338,7 @@ int fsck_check_symlink(struct ck *ck, int dfd, const char *cname,
 	if (ck->v->flags & VOL_PLAINTEXTNAMES)
 		return 0;
 	rc = names_symlink_decrypt(ck->v, plain, sizeof(plain), &plen, enc);
-	ct_wipe(plain, sizeof(plain));
+	secmem_wipe(plain, sizeof(plain));
 	if (rc != 0) {
 		report_problem(
 			&ck->rep,

@@ -32,4 +32,8 @@ struct mount_opts {
  * them at exit). Returns a process exit code from exitcodes.h. */
 int mount_run(const struct mount_opts *o, struct volume *vol);
 
+struct fuse_session;
+/* The session of the running mount (fuse/mount.c), NULL outside serve(). */
+struct fuse_session *mount_session(void);
+
 #endif
