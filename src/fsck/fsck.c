@@ -8,7 +8,7 @@
  * 5.4-5.8 (diriv, names, long names), 11. The per-object checks (file
  * contents, symlinks, xattrs: FORMAT.md 4, 6, 7) are in fsck_file.c.
  * Problem lines go through report.h (names escaped with base/log.h's
- * log_escape()). Layer: fsck/; depends on format/, sys/, base/,
+ * log_escape()). Layer: fsck/; depends on format/, sys/ and
  * base/ (secmem_wipe); only cli/ includes fsck/. Not proved.
  */
 #include "fsck/fsck_int.h"
