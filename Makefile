@@ -2,7 +2,9 @@
 # vcryptfs: the only entry point. `make help` lists the targets.
 #
 # Sources are found by wildcard, so a new module needs no edit here:
-#   src/<layer>/*.c          -> build/libvcryptfs.a (everything but src/main.c)
+#   src/<layer>/*.c          -> build/libvcryptfs.a (everything but
+#                               src/cli/main.c); layers: base crypto format
+#                               sys fuse fsck cli (scripts/layers.sh checks them)
 #   src/crypto/*_ssse3.c     -> the only files built with -mssse3
 #   src/crypto/*_avx2.c      -> the only files built with -mavx2
 #   src/crypto/*_avx512.c    -> the only files built with -mavx512f/vl/bw
@@ -58,10 +60,10 @@ isa_flags = $(strip \
 	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
 	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
 
-LIB_SRCS := $(sort $(wildcard src/crypto/*.c src/format/*.c src/sys/*.c \
-	src/fuse/*.c src/*.c))
-LIB_SRCS := $(filter-out src/main.c,$(LIB_SRCS))
-MAIN_SRC := src/main.c
+LAYERS := base crypto format sys fuse fsck cli
+MAIN_SRC := src/cli/main.c
+LIB_SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c)))
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(sort $(filter-out $(TEST_SRCS),$(wildcard tests/unit/*.c)))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
@@ -103,10 +105,10 @@ $(SANBUILD)/libvcryptfs.a: $(SAN_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/vcryptfs: $(BUILD)/obj/src/main.o $(BUILD)/libvcryptfs.a
+$(BUILD)/vcryptfs: $(MAIN_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libvcryptfs.a
 	$(CC) $(CFLAGS) $(HARDEN_LD) -o $@ $^ $(LDLIBS)
 
-$(SANBUILD)/vcryptfs: $(SANBUILD)/obj/src/main.o $(SANBUILD)/libvcryptfs.a
+$(SANBUILD)/vcryptfs: $(MAIN_SRC:%.c=$(SANBUILD)/obj/%.o) $(SANBUILD)/libvcryptfs.a
 	$(SANCC) $(SAN_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(HELPER_OBJS) \
@@ -143,7 +145,7 @@ check: ## deps, build, then every test, lint, proof and fuzz group
 lint: ## cppcheck, clang-tidy, gcc -fanalyzer, clang-format (zero findings)
 	@bash scripts/lint.sh
 
-layers: ## check that #include lines point one way (main->fuse->format->crypto)
+layers: ## #include lines point one way (cli->fuse|fsck->format->crypto), no cycle
 	@bash scripts/layers.sh
 
 demo: ## install, build, and show vcryptfs working
@@ -164,4 +166,4 @@ include mk/fuzz.mk   # libFuzzer targets and their plain replay builds
 include mk/proofs.mk # Frama-C WP gate, work in progress, mutants
 -include $(LIB_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d)
 -include $(wildcard $(BUILD)/obj/tests/unit/*.d $(SANBUILD)/obj/tests/unit/*.d)
--include $(wildcard $(BUILD)/obj/src/*.d $(SANBUILD)/obj/src/*.d)
+-include $(MAIN_SRC:%.c=$(BUILD)/obj/%.d) $(MAIN_SRC:%.c=$(SANBUILD)/obj/%.d)
