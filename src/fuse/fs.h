@@ -96,6 +96,10 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 			 off_t off);
 int fs_content_truncate(struct inode *in, int fd, off_t size);
+/* Compare the cached file ID with the header read through fd; drop the
+ * cache when they differ (the file was rewritten behind the mount). 1 when
+ * dropped. See rw.c for the rule. */
+int fs_fileid_recheck(struct inode *in, int fd);
 /* This thread's reply buffer for reads, at least size bytes (kept for
  * the thread's lifetime); NULL on ENOMEM. */
 char *fs_read_buf(size_t size);
