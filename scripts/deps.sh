@@ -11,6 +11,7 @@ PKGS=(
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
 	attr xxd
+	openssh-server openssh-client sshfs unison rsync
 )
 missing=()
 for p in "${PKGS[@]}"; do
