@@ -11,6 +11,7 @@ PKGS=(
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
 	attr xxd
+	tar rsync sqlite3 make python3
 )
 missing=()
 for p in "${PKGS[@]}"; do
