@@ -12,6 +12,7 @@ PKGS=(
 	qemu-user gocryptfs gnuplot-nox valgrind
 	attr xxd
 	openssh-server openssh-client sshfs unison rsync
+	tar sqlite3 make python3
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -452,7 +452,11 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct cname nc;
 	int rc;
 
-	if (flags & ~(unsigned)(RENAME_NOREPLACE | RENAME_EXCHANGE)) {
+	/* RENAME_WHITEOUT leaves a whiteout (char device 0/0) under the old
+	 * encrypted name: the backing rename makes it, and a long name keeps
+	 * its .name file for it. */
+	if (flags &
+	    ~(unsigned)(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT)) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
@@ -486,7 +490,7 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, -rc);
 		return;
 	}
-	if (!(flags & RENAME_EXCHANGE) &&
+	if (!(flags & (RENAME_EXCHANGE | RENAME_WHITEOUT)) &&
 	    (od != nd || strcmp(oc.disk, nc.disk) != 0))
 		dirnames_done(od->fd, &oc);
 	note_renamed(nd, nc.disk, newname);

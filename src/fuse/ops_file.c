@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * File operations: open and create (backing always O_RDWR for RMW), read,
- * write, flush, release, fsync, fallocate (mode 0 and KEEP_SIZE).
+ * write, flush, release, fsync, fallocate (mode 0, KEEP_SIZE, PUNCH_HOLE,
+ * ZERO_RANGE), lseek (SEEK_DATA, SEEK_HOLE). Flags: FLAGS.md.
  * fi->fh holds the backing descriptor.
  * Spec: ../shared/FORMAT.md 4.2, 4.7, 4.9. Not proved.
  */
@@ -303,6 +304,7 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 	off_t size = 0;
 	off_t cstart;
 	off_t cend;
+	int zero;
 	int rc;
 
 	if (mode == (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) &&
@@ -313,7 +315,11 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		fuse_reply_err(req, -rc);
 		return;
 	}
-	if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
+	/* ZERO_RANGE: zeros over what the file holds (punched where whole
+	 * blocks), then allocated like mode 0 / KEEP_SIZE. Other modes never
+	 * get here (the kernel refuses them for FUSE with EOPNOTSUPP). */
+	zero = (mode & FALLOC_FL_ZERO_RANGE) != 0;
+	if ((mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE)) != 0) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
 	}
@@ -328,9 +334,10 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 	if (cstart > 0)
 		cstart -= (off_t)content_overhead(fs.vol->cipher);
 	pthread_rwlock_wrlock(&in->content);
-	rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, cstart, cend - cstart) != 0
-		     ? -errno
-		     : 0;
+	rc = zero ? punch_hole(in, fd, offset, length) : 0;
+	if (rc == 0 &&
+	    fallocate(fd, FALLOC_FL_KEEP_SIZE, cstart, cend - cstart) != 0)
+		rc = -errno;
 	if (rc == 0 && !(mode & FALLOC_FL_KEEP_SIZE)) {
 		rc = fs_content_size(fd, &size);
 		if (rc == 0 && offset + length > size)

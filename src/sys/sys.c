@@ -26,12 +26,24 @@ void sys_procpath(int fd, char *buf, size_t bufsz)
 	(void)snprintf(buf, bufsz, "/proc/self/fd/%d", fd);
 }
 
+/* The fd already names the object, so O_NOFOLLOW has nothing left to
+ * refuse: on the /proc/self/fd magic link it would always fail with ELOOP
+ * (a caller's open(file, O_NOFOLLOW) was refused on a mount so: the kernel
+ * had already checked the last component before sending the OPEN). A
+ * refused O_NOATIME (EPERM: the daemon does not own the backing file)
+ * opens without it: the kernel has checked the caller's right to it on
+ * the mount's inode, and it only spares the backing atime an update. */
 int sys_reopen(int opath_fd, int flags)
 {
 	char p[32];
+	int fd;
 
 	sys_procpath(opath_fd, p, sizeof(p));
-	return sys_openat(AT_FDCWD, p, flags & ~(O_CREAT | O_EXCL), 0);
+	flags &= ~(O_CREAT | O_EXCL | O_NOFOLLOW);
+	fd = sys_openat(AT_FDCWD, p, flags, 0);
+	if (fd == -EPERM && (flags & O_NOATIME))
+		fd = sys_openat(AT_FDCWD, p, flags & ~O_NOATIME, 0);
+	return fd;
 }
 
 int sys_fstat_empty(int fd, struct stat *st)

@@ -16,7 +16,8 @@
 
 /* openat with O_CLOEXEC added; returns the fd or -errno. */
 int sys_openat(int dirfd, const char *name, int flags, mode_t mode);
-/* Open the object behind an fd (O_PATH or not) again with flags (no O_CREAT);
+/* Open the object behind an fd (O_PATH or not) again with flags (O_CREAT,
+ * O_EXCL and O_NOFOLLOW dropped; O_NOATIME dropped when refused);
  * returns the fd or -errno. */
 int sys_reopen(int opath_fd, int flags);
 /* "/proc/self/fd/N" for fd into buf (>= 32 bytes). */
