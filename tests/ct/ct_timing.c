@@ -252,12 +252,13 @@ static void cpu_model(char *out, size_t cap)
 
 int main(int argc, char **argv)
 {
-	long per_class = argc > 1 ? atol(argv[1]) : 1000000;
+	char *end = NULL;
+	long per_class = argc > 1 ? strtol(argv[1], &end, 10) : 1000000;
 	const struct dispatch_choice *ch = dispatch_current();
 	char model[256];
 	int bad = 0;
 
-	if (per_class < 1000) {
+	if (per_class < 1000 || (end != NULL && *end != 0)) {
 		fprintf(stderr, "ct_timing: measurements per class: >= 1000\n");
 		return 2;
 	}
