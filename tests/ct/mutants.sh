@@ -17,9 +17,12 @@ for p in "$HERE"/mutants/*.patch; do
 	name=$(basename "$p" .patch)
 	t="$scratch/tree"
 	rm -rf "$t" && mkdir -p "$t"
-	cp -a "$REPO/Makefile" "$REPO/src" "$REPO/mk" "$REPO/tests" "$t/"
-	for d in proofs fuzz; do
-		[ -d "$REPO/$d" ] && cp -a "$REPO/$d" "$t/"
+	# the whole tree but .git and the build outputs (whatever the layout)
+	for e in "$REPO"/* "$REPO"/.[!.]*; do
+		case "$(basename "$e")" in
+		.git | build | build-san | "$B") continue ;;
+		esac
+		[ -e "$e" ] && cp -a "$e" "$t/"
 	done
 	# the check build's objects, so that only what the patch touches
 	# (and what includes it) is rebuilt
