@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rc=0
-mapfile -t SRCS < <(ls src/*.c src/*/*.c tests/unit/*.c tests/tools/*.c tests/fs/*.c bench/*.c \
+mapfile -t SRCS < <(ls src/*.c src/*/*.c tests/unit/*.c tests/tools/*.c tests/fs/*.c tests/ct/*.c bench/*.c \
 	fuzz/*.c 2>/dev/null)
 mapfile -t HDRS < <(ls src/*.h src/*/*.h tests/unit/*.h bench/*.h \
 	fuzz/*.h 2>/dev/null)

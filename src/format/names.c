@@ -90,6 +90,7 @@ static void eme_encode(const struct volume *v, const uint8_t iv[16],
 
 	names_pad16(bin, &blen, in, len);
 	eme_transform(bin, bin, blen, v->eme_key, iv, 0);
+	ct_public(bin, blen); /* the encrypted name: public by design */
 	b64_encode(enc, bin, blen, names_b64_flags(v));
 }
 
