@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Issue 24: constant time checked by a tool (valgrind's memcheck).
+# Constant time checked by a tool (valgrind's memcheck).
 # $(CTBUILD)/ct_check: tests/ct/ct_check.c on the library built again with
 # -DVCRYPTFS_CT_CHECK (ct.h's ct_public marks public-by-design bytes
 # defined for memcheck), the same gcc and flags as the mount otherwise, so
