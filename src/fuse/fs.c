@@ -130,6 +130,10 @@ void fs_cname_done(int dirfd, const struct cname *c)
 
 int fs_fix_stat(int fd, struct stat *st)
 {
+	if (fs.force_owner) {
+		st->st_uid = fs.owner_uid;
+		st->st_gid = fs.owner_gid;
+	}
 	if (S_ISREG(st->st_mode)) {
 		st->st_size =
 			(off_t)fc_plain_size(fs.vol, (uint64_t)st->st_size);
