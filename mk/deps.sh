@@ -11,6 +11,7 @@ PKGS=(
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
 	attr xxd acl python3
+	debhelper dpkg-dev fakeroot devscripts systemd man-db groff-base
 )
 missing=()
 for p in "${PKGS[@]}"; do
