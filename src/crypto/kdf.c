@@ -5,14 +5,14 @@
  * below what gocryptfs's default N = 65536 needs (64 MiB).
  * Depends on: libcrypto, ct.h. Not proved.
  */
-#include "kdf.h"
+#include "crypto/kdf.h"
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
-#include "ct.h"
+#include "crypto/ct.h"
 
 static uint64_t scrypt_maxmem = KDF_SCRYPT_MAXMEM;
 

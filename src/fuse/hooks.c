@@ -8,6 +8,8 @@
  */
 #include "fuse/hooks.h"
 
+#include "base/log.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,7 +37,7 @@ static void note(const char *op, fuse_ino_t ino)
 	if (fs.idle > 0)
 		atomic_store_explicit(&last_ns, now_ns(), memory_order_relaxed);
 	if (fs.debug)
-		fs_log("debug: %s ino %lu", op, (unsigned long)ino);
+		log_debug("%s ino %lu", op, (unsigned long)ino);
 }
 
 static void opened(const struct fuse_file_info *fi)
@@ -374,7 +376,8 @@ static void *idle_main(void *arg)
 	}
 	pthread_mutex_unlock(&idle_mu);
 	if (fire) {
-		fs_log("idle for %g s with no open files: unmounting", fs.idle);
+		log_info("idle for %g s with no open files: unmounting",
+			 fs.idle);
 		idle_unmount();
 	}
 	return NULL;

@@ -22,16 +22,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "exitcodes.h"
+#include "cli/options.h"
+#include "cli/cmd.h"
+#include "base/exitcodes.h"
 #include "format/config.h"
 #include "format/content.h"
 #include "format/header.h"
 #include "format/keys.h"
-#include "log.h"
-#include "secmem.h"
-#include "version.h"
+#include "base/log.h"
+#include "base/secmem.h"
+#include "cli/version.h"
 
 #define HDR_LEN 18
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # group: the options of issue 25 on the built binary, each against what
 # gocryptfs 2.3 does where it has the option: -h/-hh (every option of
-# cli.c's table listed, -fsck too), -idle/-i (unmounts when idle, not
+# cli/options.c's table listed, -fsck too), -idle/-i (unmounts when idle, not
 # while a file is open), a dead mount after kill -9 (exit 10, says
 # ENOTCONN and how to clear it), options of gocryptfs fstab lines
 # (-kernel_cache -acl -serialize_reads -noxattr -idle 0 -i 0, also via
@@ -57,7 +57,7 @@ case_help() {
 	else
 		fail "-h: $h"
 	fi
-	# every name in cli.c's option table is a -hh line with a description:
+	# every name in cli/options.c's option table is a -hh line with a description:
 	# the flags column is 27 wide ("  %-27s %s"), aliases split by ", "
 	local listed=" " line col
 	while IFS= read -r line; do
@@ -67,11 +67,11 @@ case_help() {
 			[[ $w == -* ]] && listed+="${w#-} "
 		done
 	done < <(echo "$hh" | grep '^  -')
-	for o in $(sed -n 's/^\t{ "\([^"]*\)", K_.*/\1/p' "$SRC/src/cli.c"); do
+	for o in $(sed -n 's/^\t{ "\([^"]*\)", K_.*/\1/p' "$SRC/src/cli/options.c"); do
 		[[ $listed == *" $o "* ]] || miss+=("$o")
 	done
 	if [ "${#miss[@]}" -eq 0 ]; then
-		pass "-hh: every option of cli.c ($(sed -n 's/^\t{ "\([^"]*\)", K_.*/\1/p' "$SRC/src/cli.c" | wc -l)) on a line with a description"
+		pass "-hh: every option of cli/options.c ($(sed -n 's/^\t{ "\([^"]*\)", K_.*/\1/p' "$SRC/src/cli/options.c" | wc -l)) on a line with a description"
 	else
 		fail "-hh lacks: ${miss[*]}"
 	fi
