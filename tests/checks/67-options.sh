@@ -86,7 +86,7 @@ case_idle() {
 	local pid rc
 	"$VS" -fg -q -idle 1s -passfile pf c m >idle.log 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do mountpoint -q m && break; sleep 0.1; done
+	for _ in $(seq 600); do mountpoint -q m && break; sleep 0.1; done
 	echo hi >m/f
 	exec 7<m/f
 	sleep 3
@@ -129,7 +129,8 @@ case_dead_mount() {
 	local pid rc
 	"$V" -fg -q -passfile pf c m >dead.log 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do mountpoint -q m && break; sleep 0.1; done
+	for _ in $(seq 600); do mountpoint -q m && break; sleep 0.1; done
+	mountpoint -q m || { fail "dead mount: the mount did not come up"; kill "$pid"; return; }
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	"$VS" -passfile pf c m >dead2.log 2>&1
@@ -275,7 +276,7 @@ case_debug() {
 	local pid
 	"$VS" -fg -d -passfile pf c m >dbg.log 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do mountpoint -q m && break; sleep 0.1; done
+	for _ in $(seq 600); do mountpoint -q m && break; sleep 0.1; done
 	ls m >/dev/null
 	cat m/t >/dev/null 2>&1
 	fusermount3 -u m
@@ -289,7 +290,7 @@ case_debug() {
 	fi
 	"$V" -fg -passfile pf c m >nodbg.log 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do mountpoint -q m && break; sleep 0.1; done
+	for _ in $(seq 600); do mountpoint -q m && break; sleep 0.1; done
 	ls m >/dev/null
 	fusermount3 -u m
 	wait "$pid"
