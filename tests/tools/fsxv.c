@@ -22,6 +22,8 @@
  * offset, the tail of the operation log; exit 1. Exit 0: no mismatch; the
  * last line is "fsxv: ... N ops, 0 mismatches ...".
  * Spec: POSIX read/write/ftruncate/fallocate semantics. Not proved.
+ * Over 600 lines on purpose: the model, the operations and the checker
+ * share the per-file model state; banner sections separate them.
  */
 #include <errno.h>
 #include <fcntl.h>
