@@ -165,6 +165,7 @@ include mk/bench.mk  # bench-crypto, bench-mount, bench, the -march=native twin
 include mk/fuzz.mk   # libFuzzer targets and their plain replay builds
 include mk/proofs.mk # Frama-C WP gate, work in progress, mutants
 include mk/ct.mk     # constant-time check (valgrind), its mutants, timing
+include mk/install.mk  # vcryptfs-xray, make install / uninstall
 -include $(LIB_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d)
 -include $(wildcard $(BUILD)/obj/tests/unit/*.d $(SANBUILD)/obj/tests/unit/*.d)
 -include $(MAIN_SRC:%.c=$(BUILD)/obj/%.d) $(MAIN_SRC:%.c=$(SANBUILD)/obj/%.d)

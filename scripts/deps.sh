@@ -10,9 +10,10 @@ PKGS=(
 	clang-14 libclang-rt-14-dev clang-tidy clang-format cppcheck
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
-	attr xxd
+	attr xxd acl
 	openssh-server openssh-client sshfs unison rsync
 	tar sqlite3 make python3
+	debhelper dpkg-dev fakeroot devscripts systemd man-db groff-base
 )
 missing=()
 for p in "${PKGS[@]}"; do

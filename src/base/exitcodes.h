@@ -23,10 +23,12 @@ enum exit_code {
 	EXIT_SIGINT = 15,	/* foreground got SIGINT/SIGTERM, unmounted */
 	EXIT_FORKCHILD = 17,	/* starting the background child failed */
 	EXIT_FUSENEWSERVER = 19, /* the FUSE mount itself failed */
+	EXIT_CTLSOCK = 20,	 /* -ctlsock socket could not be created */
 	EXIT_WRITECONF = 24,	 /* writing the config failed */
 	EXIT_FSCKERRORS = 26,	 /* -fsck found problems */
 	EXIT_DEPRECATEDFS = 27,	 /* config invalid for this version */
 	EXIT_DEVNULL = 30,	 /* /dev/null could not be opened */
+	EXIT_FIDO2 = 31,	 /* FIDO2 token interaction failed */
 };
 
 #endif

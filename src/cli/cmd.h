@@ -18,6 +18,7 @@
 
 #define SCRYPT_DEFAULT_LOGN 16
 #define SCRYPT_MIN_LOGN 10
+#define SCRYPT_MAX_LOGN 28
 #define ERRLEN 512
 
 /* dir + "/" + name, malloc'd; NULL on ENOMEM. */

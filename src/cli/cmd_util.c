@@ -229,6 +229,7 @@ int cmd_unlock(const struct cli_args *a, const struct config *c,
 int cmd_scrypt_logn(const struct cli_args *a, int fallback)
 {
 	long n = a->scryptn == CLI_UNSET ? fallback : a->scryptn;
+	uint64_t need = 0;
 
 	if (n <= 0)
 		n = SCRYPT_DEFAULT_LOGN;
@@ -236,10 +237,18 @@ int cmd_scrypt_logn(const struct cli_args *a, int fallback)
 		log_error("scryptn below 10 is too low to make sense");
 		return -EXIT_WRITECONF;
 	}
-	if (n > 62 || kdf_scrypt_check((uint64_t)1 << n, 8, 1, NULL) != 0) {
-		log_error("-scryptn %ld needs more than the %llu MiB this "
-			  "build allows for scrypt",
-			  n, (unsigned long long)(KDF_SCRYPT_MAXMEM >> 20));
+	if (n > SCRYPT_MAX_LOGN) {
+		log_error("-scryptn: value %ld is outside allowed range %d ... "
+			  "%d",
+			  n, SCRYPT_MIN_LOGN, SCRYPT_MAX_LOGN);
+		return -EXIT_SCRYPTPARAMS;
+	}
+	if (kdf_scrypt_check((uint64_t)1 << n, 8, 1, &need) != 0) {
+		log_error(
+			"-scryptn %ld needs %llu MiB of memory, more than the "
+			"%llu MiB available",
+			n, (unsigned long long)(need >> 20),
+			(unsigned long long)(kdf_scrypt_maxmem() >> 20));
 		return -EXIT_SCRYPTPARAMS;
 	}
 	return (int)n;

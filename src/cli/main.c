@@ -24,34 +24,10 @@
 #include "crypto/ossl_aead.h"
 #include "format/config.h"
 #include "format/keys.h"
+#include "cli/help.h"
+#include "cli/optx.h"
 #include "fsck/fsck.h"
 #include "fuse/mount.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: vcryptfs -init|-passwd|-info [OPTIONS] CIPHERDIR\n"
-		   "  or   vcryptfs [OPTIONS] CIPHERDIR MOUNTPOINT\n"
-		   "  or   vcryptfs -speed|-version|-h|-hh\n");
-}
-
-static void usage_long(FILE *f)
-{
-	usage(f);
-	fprintf(f,
-		"\nActions: -init -passwd -info -speed -version -h -hh\n"
-		"-init options: -aessiv -xchacha -plaintextnames "
-		"-deterministic-names\n"
-		"  -longnamemax N (62..255) -scryptn N (10..21) -hkdf -raw64\n"
-		"Mount options: -ro -rw -allow_other -nonempty -fg -nosyslog "
-		"-noprealloc -nouring\n"
-		"  -dev -nodev -suid -nosuid -exec -noexec -ko OPTS -fsname "
-		"NAME\n"
-		"  -fusedebug -zerokey -notifypid PID -sharedstorage -badname "
-		"GLOB\n"
-		"Common: -passfile FILE -extpass CMD -masterkey HEX|stdin "
-		"-config FILE\n"
-		"  -q -d -o a,b,c --\n");
-}
 
 /* ---------------------------------------------------------------------
  * Mounting (12.1, 13.5)
@@ -70,7 +46,7 @@ static int volume_from_flags(const struct cli_args *a, struct volume *vol)
 		return EXIT_OTHER;
 	if (a->masterkey != NULL) {
 		r = cmd_parse_masterkey(a->masterkey, mk);
-		if (r == EXIT_OK)
+		if (r == EXIT_OK && strcmp(a->masterkey, "stdin") != 0)
 			log_warn("using an explicit master key; it may be "
 				 "visible in \"ps ax\" and your shell history");
 	} else {
@@ -108,9 +84,9 @@ static int volume_from_config(const struct cli_args *a, const char *dir,
 	config_zero(&c);
 	r = conf == NULL ? EXIT_OTHER : cmd_load_config(&c, conf);
 	if (r == EXIT_OK && (c.flags & CONF_FIDO2)) {
-		log_error("FIDO2-protected filesystems are not supported by "
-			  "this build");
-		r = EXIT_OTHER;
+		log_error("fido2-assert failed: FIDO2-protected filesystems "
+			  "are not supported by this build");
+		r = EXIT_FIDO2;
 	}
 	if (r == EXIT_OK) {
 		mk = secmem_alloc(KEYS_MASTER_LEN);
@@ -139,6 +115,10 @@ static int check_mountpoint(const struct cli_args *a, const char *cdir,
 		log_error("Mountpoint %s would shadow or lie inside cipherdir "
 			  "%s, this is not supported",
 			  mp, cdir);
+		free(mp);
+		return EXIT_MOUNTPOINT;
+	}
+	if (optx_dead_mount(mp)) {
 		free(mp);
 		return EXIT_MOUNTPOINT;
 	}
@@ -195,7 +175,9 @@ static int do_mount(const struct cli_args *a)
 	o.ko = a->ko;
 	o.fsname = a->fsname;
 	o.badname = a->badname;
-	r = mount_run(&o, &vol);
+	r = optx_mount_opts(a, &o);
+	if (r == EXIT_OK)
+		r = mount_run(&o, &vol);
 	volume_free(&vol);
 out:
 	free(mp);
@@ -231,12 +213,16 @@ static int do_fsck(const struct cli_args *a)
 static int check_usage(const struct cli_args *a)
 {
 	int actions = a->init + a->passwd + a->info + a->fsck;
+	int r;
 
 	if (actions > 1) {
 		log_error("At most one of -info, -init, -passwd, -fsck is "
 			  "allowed");
 		return EXIT_USAGE;
 	}
+	r = optx_check(a);
+	if (r != EXIT_OK)
+		return r;
 	if (a->unsupported != NULL) {
 		log_error("-%s is not supported by this build", a->unsupported);
 		return EXIT_USAGE;
@@ -284,11 +270,11 @@ static int run(const struct cli_args *a)
 		return EXIT_OK;
 	}
 	if (a->hh) {
-		usage_long(stdout);
+		help_long(stdout);
 		return EXIT_OK;
 	}
 	if (a->help) {
-		usage(stdout);
+		help_short(stdout);
 		return EXIT_OK;
 	}
 	if (a->speed)
@@ -315,7 +301,7 @@ int main(int argc, char **argv)
 
 	dispatch_init();
 	if (argc <= 1) {
-		usage(stderr);
+		help_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_parse(&a, argc, argv, err, sizeof(err)) != 0) {
@@ -327,6 +313,8 @@ int main(int argc, char **argv)
 		log_set_level(LOGL_DEBUG);
 	else if (a.quiet)
 		log_set_level(LOGL_QUIET);
+	optx_scrypt_cap();
+	optx_debug_args(&a);
 	r = run(&a);
 	cli_free(&a);
 	ossl_aead_thread_cleanup();

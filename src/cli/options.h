@@ -33,8 +33,10 @@ struct cli_args {
 	int ro, rw, allow_other, nonempty, fg, nosyslog, noprealloc;
 	int dev, nodev, suid, nosuid, exec, noexec, fusedebug, zerokey;
 	int sharedstorage, nouring;
+	int kernel_cache, acl, serialize_reads, noxattr;
 	long notifypid;
 	const char *ko, *fsname, *badname;
+	const char *idle, *ctlsock, *force_owner, *fido2, *openssl;
 	/* several actions */
 	const char *config, *masterkey;
 	struct password_src pw;

@@ -14,6 +14,18 @@
 
 #include "crypto/ct.h"
 
+static uint64_t scrypt_maxmem = KDF_SCRYPT_MAXMEM;
+
+uint64_t kdf_scrypt_maxmem(void)
+{
+	return scrypt_maxmem;
+}
+
+void kdf_scrypt_set_maxmem(uint64_t bytes)
+{
+	scrypt_maxmem = bytes;
+}
+
 int kdf_scrypt_check(uint64_t n, uint64_t r, uint64_t p, uint64_t *mem)
 {
 	uint64_t need = UINT64_MAX;
@@ -26,7 +38,7 @@ int kdf_scrypt_check(uint64_t n, uint64_t r, uint64_t p, uint64_t *mem)
 		need = 128 * r * (n + p + 2);
 	if (mem != NULL)
 		*mem = need;
-	return ok && need <= KDF_SCRYPT_MAXMEM ? 0 : -1;
+	return ok && need <= scrypt_maxmem ? 0 : -1;
 }
 
 int kdf_scrypt(uint8_t *out, size_t outlen, const uint8_t *pw, size_t pwlen,

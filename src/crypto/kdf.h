@@ -23,8 +23,17 @@
 #define KDF_SCRYPT_MAXMEM ((uint64_t)1 << 31)
 
 /*
+ * The cap in force, KDF_SCRYPT_MAXMEM unless kdf_scrypt_set_maxmem() set
+ * another (the command line sets the machine's available memory, so
+ * that what gocryptfs accepts, up to N = 2^28, runs where it fits). Set
+ * before threads start.
+ */
+uint64_t kdf_scrypt_maxmem(void);
+void kdf_scrypt_set_maxmem(uint64_t bytes);
+
+/*
  * Whether scrypt(N, r, p) can run here: N a power of two >= 2, r, p >= 1,
- * r * p < 2^30 and the memory 128 * r * (N + p + 2) <= KDF_SCRYPT_MAXMEM.
+ * r * p < 2^30 and the memory 128 * r * (N + p + 2) <= kdf_scrypt_maxmem().
  * Returns 0 when it can, -1 otherwise. Sets *mem (if not NULL) to the
  * bytes needed, saturated at UINT64_MAX.
  */

@@ -116,7 +116,7 @@ int config_save(const struct config *c, const char *path);
 
 /*
  * Whether scrypt can run with c's N, R, P here: N a power of two and the
- * memory within KDF_SCRYPT_MAXMEM (crypto/kdf.h). -info does not care;
+ * memory within kdf_scrypt_maxmem() (crypto/kdf.h). -info does not care;
  * mount and -passwd call it before asking for the password. Returns
  * CONF_OK or CONF_ERR_SCRYPT (err set).
  */

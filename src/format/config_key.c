@@ -72,11 +72,11 @@ int config_check_scrypt(const struct config *c, char *err, size_t errlen)
 			     (uint64_t)c->scrypt_p, &mem) != 0) {
 		config_err(err, errlen,
 			   "scrypt parameters N=%lld R=%lld P=%lld need %llu "
-			   "MiB, more than the %llu MiB allowed",
+			   "MiB, more than the %llu MiB of memory available",
 			   (long long)n, (long long)c->scrypt_r,
 			   (long long)c->scrypt_p,
 			   (unsigned long long)(mem >> 20),
-			   (unsigned long long)(KDF_SCRYPT_MAXMEM >> 20));
+			   (unsigned long long)(kdf_scrypt_maxmem() >> 20));
 		return CONF_ERR_SCRYPT;
 	}
 	return CONF_OK;

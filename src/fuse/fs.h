@@ -34,6 +34,13 @@ struct fs {
 	 * re-read on open) */
 	int sharedstorage;
 	const char *badname; /* -badname glob, or NULL (FORMAT.md 5.10) */
+	/* issue 25 options: hooks.c, ctlsock.c and the few lines that
+	 * read them (fs_fix_stat, fs_open, fs_init) */
+	int kernel_cache, acl, serialize_reads, noxattr;
+	int force_owner; /* report owner_uid:owner_gid for everything */
+	uid_t owner_uid;
+	gid_t owner_gid;
+	double idle; /* -idle seconds, 0: never */
 };
 
 /* Set once by mount_run() before the session starts; read-only after (no

@@ -23,7 +23,9 @@
 
 #include "base/exitcodes.h"
 #include "base/secmem.h"
+#include "fuse/ctlsock.h"
 #include "fuse/fs.h"
+#include "fuse/hooks.h"
 #include "fuse/mount.h"
 #include "fuse/uring.h"
 #include "sys/sys.h"
@@ -147,6 +149,13 @@ static void *signal_thread(void *arg)
 	}
 }
 
+/* -idle fired (hooks.c): unmount as `fusermount3 -u` would, exit 0. */
+static void idle_unmount(void)
+{
+	fuse_session_exit(session);
+	lazy_unmount(mnt_path);
+}
+
 static int build_args(const struct mount_opts *o, struct fuse_args *args)
 {
 	char opts[4096];
@@ -161,9 +170,10 @@ static int build_args(const struct mount_opts *o, struct fuse_args *args)
 			fsname[i] = '_';
 	}
 	fsname[i] = '\0';
-	n = snprintf(opts, sizeof(opts), "fsname=%s,subtype=vcryptfs%s%s%s%s",
+	n = snprintf(opts, sizeof(opts), "fsname=%s,subtype=vcryptfs%s%s%s%s%s",
 		     fsname,
 		     o->allow_other ? ",allow_other,default_permissions" : "",
+		     o->acl && !o->allow_other ? ",default_permissions" : "",
 		     o->readonly ? ",ro" : "", o->ko != NULL ? "," : "",
 		     o->ko != NULL ? o->ko : "");
 	if (n < 0 || (size_t)n >= sizeof(opts))
@@ -299,6 +309,14 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	fs.noprealloc = o->noprealloc;
 	fs.sharedstorage = o->sharedstorage;
 	fs.badname = o->badname;
+	fs.kernel_cache = o->kernel_cache;
+	fs.acl = o->acl;
+	fs.serialize_reads = o->serialize_reads;
+	fs.noxattr = o->noxattr;
+	fs.force_owner = o->force_owner;
+	fs.owner_uid = (uid_t)o->owner_uid;
+	fs.owner_gid = (gid_t)o->owner_gid;
+	fs.idle = o->idle;
 	nofile = raise_nofile();
 	/* The kernel already applied the caller's umask to every mode. */
 	(void)umask(0);
@@ -313,6 +331,12 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		goto out_args;
 	}
 	mnt_path = o->mountpoint;
+	/* as gocryptfs: the socket exists before the mount (exit 20) */
+	if (o->ctlsock != NULL &&
+	    ctlsock_start(o->ctlsock, o->cipherdir) != 0) {
+		rc = EXIT_CTLSOCK;
+		goto out_session;
+	}
 	if (fuse_session_mount(session, o->mountpoint) != 0) {
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
@@ -345,9 +369,13 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	if (o->notifypid > 0)
 		(void)kill((pid_t)o->notifypid, SIGUSR1);
 	start_tune(o->mountpoint);
+	if (hooks_idle_start(idle_unmount) != 0)
+		log_error("-idle: could not start the idle timer");
 	if (nofile > 0 && inode_budget_start(inval_entry, nofile) != 0)
 		log_error("no descriptor budget: large trees may hit EMFILE");
 	(void)fuse_session_loop_mt(session, &lc);
+	hooks_idle_stop();
+	ctlsock_stop();
 	uring_stop();
 	pthread_kill(sigth, SIGUSR2);
 	pthread_join(sigth, NULL);
@@ -364,6 +392,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 out_unmount:
 	fuse_session_unmount(session);
 out_session:
+	ctlsock_stop();
 	fuse_session_destroy(session);
 	session = NULL;
 out_args:

@@ -26,6 +26,14 @@ struct mount_opts {
 	const char *ko;		/* -ko kernel options, or NULL */
 	const char *fsname;	/* -fsname, or NULL (default: cipherdir) */
 	const char *badname;	/* -badname glob, or NULL */
+	int kernel_cache;	/* -kernel_cache */
+	int acl;		/* -acl: POSIX ACLs enforced by the kernel */
+	int serialize_reads;	/* -serialize_reads */
+	int noxattr;		/* -noxattr: xattr ops fail with ENOTSUP */
+	int force_owner;	/* -force_owner given: report uid/gid below */
+	unsigned owner_uid, owner_gid;
+	double idle;	     /* -idle seconds, 0: never */
+	const char *ctlsock; /* -ctlsock path, or NULL */
 };
 
 /* Mount and serve until unmounted. Takes ownership of vol's keys (wipes

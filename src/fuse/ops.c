@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fuse/fs.h"
+#include "fuse/hooks.h"
 
 /* 1 MiB writes (256 blocks per request) where the kernel allows more
  * pages per request (FUSE_MAX_PAGES, Linux 4.20+); older kernels cap the
@@ -24,6 +25,11 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	 * with -sharedstorage, where nothing is cached. */
 	if (fs.timeout > 0 && (conn->capable & FUSE_CAP_READDIRPLUS))
 		conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
+	/* -acl: the kernel checks POSIX ACLs (with default_permissions) and
+	 * applies default ACLs to new objects; the ACL xattrs pass through
+	 * to the backing files as in gocryptfs (ops_xattr.c). */
+	if (fs.acl && (conn->capable & FUSE_CAP_POSIX_ACL))
+		conn->want |= FUSE_CAP_POSIX_ACL;
 }
 
 static struct fuse_lowlevel_ops table;
@@ -43,5 +49,6 @@ const struct fuse_lowlevel_ops *fs_ops(void)
 	 * -sharedstorage (timeout 0), where another mount may read next. */
 	if (fs.timeout > 0)
 		table.flush = NULL;
+	hooks_wrap(&table);
 	return &table;
 }

@@ -19,6 +19,10 @@
 /* Shared stat helpers (fs.h): the plaintext view of a backing stat. */
 int fs_fix_stat(int fd, struct stat *st)
 {
+	if (fs.force_owner) {
+		st->st_uid = fs.owner_uid;
+		st->st_gid = fs.owner_gid;
+	}
 	if (S_ISREG(st->st_mode)) {
 		st->st_size = (off_t)content_cipher_to_plain_size(
 			fs.vol->cipher, (uint64_t)st->st_size);

@@ -110,7 +110,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	 * keeps it (the kernel drops it when the size or mtime it gets
 	 * changed). Large reads skip the backing page cache (rw.c), so this
 	 * cache is the one a second read of the file finds. */
-	fi->keep_cache = fs.timeout > 0;
+	fi->keep_cache = fs.timeout > 0 || fs.kernel_cache;
 	fi->fh = (uint64_t)fd;
 	fuse_reply_open(req, fi);
 }
