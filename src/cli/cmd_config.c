@@ -84,6 +84,41 @@ static int write_diriv(const char *cipherdir)
 	return r;
 }
 
+/* Allocates *mk in locked memory and, with -masterkey, fills it from the
+ * argument; without it the caller fills it. EXIT_OK or the exit code. */
+static int masterkey_alloc(const struct cli_args *a, uint8_t **mk)
+{
+	*mk = secmem_alloc(KEYS_MASTER_LEN);
+	if (*mk == NULL)
+		return EXIT_OTHER;
+	if (a->masterkey != NULL)
+		return cmd_parse_masterkey(a->masterkey, *mk);
+	return EXIT_OK;
+}
+
+/* Read the new password (asked twice on a terminal): EXIT_OK, or
+ * EXIT_READPASSWORD. */
+static int read_new_password(const struct cli_args *a, uint8_t **pw,
+			     size_t *pwlen)
+{
+	if (password_read(&a->pw, 1, pw, pwlen) != 0)
+		return EXIT_READPASSWORD;
+	return EXIT_OK;
+}
+
+/* Write c to conf: EXIT_OK, or EXIT_WRITECONF after saying why. */
+static int save_config(const struct config *c, const char *conf)
+{
+	int st = config_save(c, conf);
+
+	if (st != 0) {
+		log_error("Writing config file %s failed: %s", conf,
+			  strerror(-st));
+		return EXIT_WRITECONF;
+	}
+	return EXIT_OK;
+}
+
 /* Pick the content cipher for -init without -xchacha/-aessiv. */
 static int auto_xchacha(void)
 {
@@ -149,37 +184,25 @@ int cmd_init(const struct cli_args *a)
 		r = EXIT_WRITECONF;
 		goto out;
 	}
-	mk = secmem_alloc(KEYS_MASTER_LEN);
-	if (mk == NULL) {
-		r = EXIT_OTHER;
+	r = masterkey_alloc(a, &mk);
+	if (r != EXIT_OK)
 		goto out;
-	}
-	if (a->masterkey != NULL) {
-		r = cmd_parse_masterkey(a->masterkey, mk);
-		if (r != EXIT_OK)
-			goto out;
-	} else {
+	if (a->masterkey == NULL)
 		ossl_random(mk, KEYS_MASTER_LEN);
-	}
 	if (a->pw.nextpass == 0)
 		log_info("Choose a password for protecting your files.");
-	if (password_read(&a->pw, 1, &pw, &pwlen) != 0) {
-		r = EXIT_READPASSWORD;
+	r = read_new_password(a, &pw, &pwlen);
+	if (r != EXIT_OK)
 		goto out;
-	}
 	st = config_wrap(&c, mk, pw, pwlen, (unsigned)logn);
 	if (st != CONF_OK) {
 		log_error("wrapping the master key failed");
 		r = st == CONF_ERR_SCRYPT ? EXIT_SCRYPTPARAMS : EXIT_OTHER;
 		goto out;
 	}
-	st = config_save(&c, conf);
-	if (st != 0) {
-		log_error("Writing config file %s failed: %s", conf,
-			  strerror(-st));
-		r = EXIT_WRITECONF;
+	r = save_config(&c, conf);
+	if (r != EXIT_OK)
 		goto out;
-	}
 	if ((c.flags & (CONF_PLAINTEXTNAMES | CONF_DIRIV)) == CONF_DIRIV) {
 		st = write_diriv(dir);
 		if (st != 0) {
@@ -286,14 +309,11 @@ int cmd_passwd(const struct cli_args *a)
 		r = -logn;
 		goto out;
 	}
-	mk = secmem_alloc(KEYS_MASTER_LEN);
-	if (mk == NULL) {
-		r = EXIT_OTHER;
+	r = masterkey_alloc(a, &mk);
+	if (r != EXIT_OK)
 		goto out;
-	}
 	if (a->masterkey != NULL) {
-		r = cmd_parse_masterkey(a->masterkey, mk);
-		if (r == EXIT_OK && (st = make_backup(conf)) != 0) {
+		if ((st = make_backup(conf)) != 0) {
 			log_error("Could not create %s.bak: %s", conf,
 				  strerror(-st));
 			r = EXIT_INIT;
@@ -304,10 +324,9 @@ int cmd_passwd(const struct cli_args *a)
 	if (r != EXIT_OK)
 		goto out;
 	log_info("Please enter your new password.");
-	if (password_read(&a->pw, 1, &pw, &pwlen) != 0) {
-		r = EXIT_READPASSWORD;
+	r = read_new_password(a, &pw, &pwlen);
+	if (r != EXIT_OK)
 		goto out;
-	}
 	st = config_wrap(&c, mk, pw, pwlen, (unsigned)logn);
 	if (st != CONF_OK) {
 		log_error("re-wrapping the master key failed%s",
@@ -316,13 +335,9 @@ int cmd_passwd(const struct cli_args *a)
 		r = EXIT_WRITECONF;
 		goto out;
 	}
-	st = config_save(&c, conf);
-	if (st != 0) {
-		log_error("Writing config file %s failed: %s", conf,
-			  strerror(-st));
-		r = EXIT_WRITECONF;
+	r = save_config(&c, conf);
+	if (r != EXIT_OK)
 		goto out;
-	}
 	log_info("Password changed.");
 out:
 	secmem_free(pw);

@@ -260,6 +260,23 @@ static void resolve(struct ck *ck, int dfd, const uint8_t iv[NAMES_DIRIV_LEN],
 	e->pname = strdup(pn);
 }
 
+/* Grow arr (n elements of elsz bytes, room for *cap) to twice its room, or
+ * first elements when it has none: the new array (arr is freed and *cap
+ * updated), or NULL with arr left as it was. */
+static void *grow(void *arr, size_t n, size_t *cap, size_t elsz, size_t first)
+{
+	size_t c2 = *cap == 0 ? first : 2 * *cap;
+	void *t = calloc(c2, elsz);
+
+	if (t == NULL)
+		return NULL;
+	if (n > 0)
+		memcpy(t, arr, n * elsz);
+	free(arr);
+	*cap = c2;
+	return t;
+}
+
 /* Read the entries of the directory open as dp: hidden ones left out,
  * long-name .name files into *nf. Returns 0 or -errno. */
 static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
@@ -292,18 +309,13 @@ static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
 		if (names && (v->flags & VOL_LONGNAMES) &&
 		    names_is_long_namefile(name)) {
 			if (nn == ncap) {
-				size_t c2 = ncap == 0 ? 16 : 2 * ncap;
-				char **t = calloc(c2, sizeof(*t));
+				char **t = grow(ns, nn, &ncap, sizeof(*t), 16);
 
 				if (t == NULL) {
 					rc = -ENOMEM;
 					break;
 				}
-				if (nn > 0)
-					memcpy(t, ns, nn * sizeof(*t));
-				free(ns);
 				ns = t;
-				ncap = c2;
 			}
 			dup = strdup(name);
 			if (dup == NULL) {
@@ -314,18 +326,13 @@ static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
 			continue;
 		}
 		if (n == cap) {
-			size_t c2 = cap == 0 ? 32 : 2 * cap;
-			struct ent *t = calloc(c2, sizeof(*t));
+			struct ent *t = grow(es, n, &cap, sizeof(*t), 32);
 
 			if (t == NULL) {
 				rc = -ENOMEM;
 				break;
 			}
-			if (n > 0)
-				memcpy(t, es, n * sizeof(*t));
-			free(es);
 			es = t;
-			cap = c2;
 		}
 		es[n].cname = strdup(name);
 		if (es[n].cname == NULL) {

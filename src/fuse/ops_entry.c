@@ -79,6 +79,15 @@ static int use_diriv(void)
 	return names_encrypted() && (fs.vol->flags & VOL_DIRIV);
 }
 
+/* The cname c of name, an entry of dir that should exist: a name that
+ * cannot be encrypted (-EINVAL) names nothing there (-ENOENT). */
+static int cname_existing(struct inode *dir, const char *name, struct cname *c)
+{
+	int rc = dirnames_cname(fs.vol, dir, name, c);
+
+	return rc == -EINVAL ? -ENOENT : rc;
+}
+
 static void reply_entry_or_err(fuse_req_t req, int rc,
 			       const struct fuse_entry_param *e)
 {
@@ -105,10 +114,8 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
 	struct cname c;
-	int rc = dirnames_cname(fs.vol, dir, name, &c);
+	int rc = cname_existing(dir, name, &c);
 
-	if (rc == -EINVAL)
-		rc = -ENOENT;
 	if (rc == 0)
 		rc = lookup_retry(dir, c.disk, &e);
 	if (rc == -ENOENT &&
@@ -151,6 +158,30 @@ static int finish_new(fuse_req_t req, struct inode *dir, const char *name,
 	(void)req;
 	if (rc == 0)
 		inode_name_set(inode_from_ino(e->ino), dir, name);
+	return rc;
+}
+
+/* Reply to a creation of name (as c in dir) that ended with rc: on success
+ * with its entry, else with the error. */
+static void reply_new(fuse_req_t req, struct inode *dir, const char *name,
+		      const struct cname *c, int rc)
+{
+	struct fuse_entry_param e;
+
+	if (rc == 0)
+		rc = finish_new(req, dir, name, c->disk, &e);
+	reply_entry_or_err(req, rc, &e);
+}
+
+/* Start a creation of name in dir: its cname c, then the caller's identity
+ * (cr, to be ended with caller_end when this returns 0). */
+static int begin_new(fuse_req_t req, struct inode *dir, const char *name,
+		     struct cname *c, struct caller *cr)
+{
+	int rc = dirnames_cname(fs.vol, dir, name, c);
+
+	if (rc == 0)
+		rc = caller_begin(req, cr);
 	return rc;
 }
 
@@ -203,33 +234,25 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode)
 {
 	struct inode *dir = inode_from_ino(parent);
-	struct fuse_entry_param e;
 	struct caller cr;
 	struct cname c;
-	int rc = dirnames_cname(fs.vol, dir, name, &c);
+	int rc = begin_new(req, dir, name, &c, &cr);
 
-	if (rc == 0)
-		rc = caller_begin(req, &cr);
 	if (rc == 0) {
 		rc = mkdir_backing(dir, &c, mode);
 		caller_end(&cr);
 	}
-	if (rc == 0)
-		rc = finish_new(req, dir, name, c.disk, &e);
-	reply_entry_or_err(req, rc, &e);
+	reply_new(req, dir, name, &c, rc);
 }
 
 static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode, dev_t rdev)
 {
 	struct inode *dir = inode_from_ino(parent);
-	struct fuse_entry_param e;
 	struct caller cr;
 	struct cname c;
-	int rc = dirnames_cname(fs.vol, dir, name, &c);
+	int rc = begin_new(req, dir, name, &c, &cr);
 
-	if (rc == 0)
-		rc = caller_begin(req, &cr);
 	if (rc == 0) {
 		rc = dirnames_prepare(dir->fd, &c);
 		if (rc == 0 && mknodat(dir->fd, c.disk, mode, rdev) != 0) {
@@ -238,16 +261,13 @@ static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		}
 		caller_end(&cr);
 	}
-	if (rc == 0)
-		rc = finish_new(req, dir, name, c.disk, &e);
-	reply_entry_or_err(req, rc, &e);
+	reply_new(req, dir, name, &c, rc);
 }
 
 static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
 		       const char *name)
 {
 	struct inode *dir = inode_from_ino(parent);
-	struct fuse_entry_param e;
 	struct caller cr;
 	struct cname c;
 	char enc[4096];
@@ -269,9 +289,7 @@ static void fs_symlink(fuse_req_t req, const char *target, fuse_ino_t parent,
 		}
 		caller_end(&cr);
 	}
-	if (rc == 0)
-		rc = finish_new(req, dir, name, c.disk, &e);
-	reply_entry_or_err(req, rc, &e);
+	reply_new(req, dir, name, &c, rc);
 }
 
 static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
@@ -279,7 +297,6 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 {
 	struct inode *in = inode_from_ino(ino);
 	struct inode *dir = inode_from_ino(newparent);
-	struct fuse_entry_param e;
 	struct cname c;
 	char proc[32];
 	int rc = dirnames_cname(fs.vol, dir, newname, &c);
@@ -292,19 +309,15 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		rc = -errno;
 		dirnames_abort(dir->fd, &c);
 	}
-	if (rc == 0)
-		rc = finish_new(req, dir, newname, c.disk, &e);
-	reply_entry_or_err(req, rc, &e);
+	reply_new(req, dir, newname, &c, rc);
 }
 
 static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = inode_from_ino(parent);
 	struct cname c;
-	int rc = dirnames_cname(fs.vol, dir, name, &c);
+	int rc = cname_existing(dir, name, &c);
 
-	if (rc == -EINVAL)
-		rc = -ENOENT;
 	if (rc == 0 && unlinkat(dir->fd, c.disk, 0) != 0)
 		rc = -errno;
 	if (rc == -ENOENT &&
@@ -416,10 +429,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = inode_from_ino(parent);
 	struct cname c;
-	int rc = dirnames_cname(fs.vol, dir, name, &c);
+	int rc = cname_existing(dir, name, &c);
 
-	if (rc == -EINVAL)
-		rc = -ENOENT;
 	if (rc == 0)
 		rc = rmdir_backing(dir->fd, c.disk);
 	if (rc == -ENOENT &&

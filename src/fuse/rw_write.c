@@ -139,6 +139,21 @@ static int check_fsize(off_t cend)
 	return fsize_limited && cend > fsize_limit ? -EFBIG : 0;
 }
 
+/* Start a change of in's content (fd): mark it written, read the backing
+ * size into *csize and the plaintext size it holds into *oldsize. */
+static int begin_change(struct inode *in, int fd, off_t *csize, off_t *oldsize)
+{
+	int rc;
+
+	in->written = 1;
+	rc = rw_csize(fd, csize);
+	if (rc != 0)
+		return rc;
+	*oldsize = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
+						       (uint64_t)*csize);
+	return 0;
+}
+
 /*
  * Reserve the ciphertext of plaintext blocks [from, last] before any byte
  * of them is written, so that ENOSPC cannot leave a torn block (FORMAT.md
@@ -198,12 +213,9 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 		return 0;
 	if (off < 0)
 		return -EINVAL;
-	in->written = 1;
-	rc = rw_csize(fd, &csize);
+	rc = begin_change(in, fd, &csize, &oldsize);
 	if (rc != 0)
 		return rc;
-	oldsize = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
-						      (uint64_t)csize);
 	rc = ensure_header(in, fd, &csize, fileid);
 	if (rc != 0)
 		return rc;
@@ -284,12 +296,9 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 
 	if (size < 0)
 		return -EINVAL;
-	in->written = 1;
-	rc = rw_csize(fd, &csize);
+	rc = begin_change(in, fd, &csize, &oldsize);
 	if (rc != 0)
 		return rc;
-	oldsize = (off_t)content_cipher_to_plain_size(fs.vol->cipher,
-						      (uint64_t)csize);
 	if (size == 0) {
 		if (ftruncate(fd, 0) != 0)
 			return -errno;
