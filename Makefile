@@ -57,7 +57,7 @@ isa_flags = $(strip \
 	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
 
 LIB_SRCS := $(sort $(wildcard src/crypto/*.c src/format/*.c src/sys/*.c \
-	src/fuse/*.c src/*.c))
+	src/fuse/*.c src/reverse/*.c src/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(LIB_SRCS))
 MAIN_SRC := src/main.c
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))

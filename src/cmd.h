@@ -17,6 +17,7 @@
 #include "format/keys.h"
 
 #define CONF_NAME "gocryptfs.conf"
+#define CONF_REVERSE_NAME ".gocryptfs.reverse.conf" /* -reverse */
 #define DIRIV_NAME "gocryptfs.diriv"
 #define DIRIV_LEN 16
 #define SCRYPT_DEFAULT_LOGN 16
@@ -36,7 +37,8 @@ int cmd_dir_is_empty(const char *dir);
 /* 1 if `inner` equals `outer` or lies below it (both absolute). */
 int cmd_path_within(const char *inner, const char *outer);
 
-/* The config path: -config, else CIPHERDIR/gocryptfs.conf (malloc'd). */
+/* The config path: -config, else CIPHERDIR/gocryptfs.conf, with -reverse
+ * CIPHERDIR/.gocryptfs.reverse.conf (malloc'd). */
 char *cmd_config_path(const struct cli_args *a, const char *cipherdir);
 
 /* -masterkey HEX (dashes ignored) or -masterkey=stdin into mk[32]. */
