@@ -10,7 +10,7 @@ PKGS=(
 	clang-14 libclang-rt-14-dev clang-tidy clang-format cppcheck
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
-	attr xxd
+	attr xxd rsync
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "exitcodes.h"
+#include "fuse/uring.h"
 #include "log.h"
 #include "reverse/reverse.h"
 #include "reverse/rv.h"
@@ -183,6 +184,10 @@ static int serve(const struct reverse_opts *o, struct volume *vol, int notify)
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
 	}
+	/* FUSE over io_uring when the kernel offers it (the forward mount's
+	 * rings, fuse/uring.h), else /dev/fuse */
+	if (uring_install(session, !o->nouring) != 0)
+		log_warn("io_uring hooks refused by libfuse: using /dev/fuse");
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -205,6 +210,7 @@ static int serve(const struct reverse_opts *o, struct volume *vol, int notify)
 	if (o->notifypid > 0)
 		(void)kill((pid_t)o->notifypid, SIGUSR1);
 	(void)fuse_session_loop_mt(session, &lc);
+	uring_stop();
 	pthread_kill(sigth, SIGUSR2);
 	pthread_join(sigth, NULL);
 	if (got_signal)

@@ -299,6 +299,59 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
+/* readdirplus: each entry with its lookup done (one round trip less per
+ * entry for find, rsync, ls -l); "." and ".." without attributes. */
+static void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+			   off_t off, struct fuse_file_info *fi)
+{
+	struct rv_dir *d = dir_of(fi);
+	struct rv_node *dn = rv_node_of(ino);
+	char *buf = malloc(size);
+	size_t pos = 0;
+
+	if (buf == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	for (size_t i = off < 0 ? 0 : (size_t)off; i < d->n; i++) {
+		struct fuse_entry_param e;
+		struct rv_node *n = NULL;
+		const char *name = d->e[i].name;
+		size_t l;
+		memset(&e, 0, sizeof(e));
+		if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+			struct rv_res r;
+			int err = rv_resolve(dn, name, &r);
+			if (err == 0)
+				n = make_node(dn, name, &r, &err);
+			if (n != NULL && rv_stat(n, &e.attr) != 0) {
+				rv_node_forget(n, 1);
+				n = NULL;
+			}
+		}
+		if (n != NULL) {
+			e.ino = rv_ino_of(n);
+			e.attr_timeout = rv.timeout;
+			e.entry_timeout = rv.timeout;
+		} else {
+			/* gone since opendir, or . and ..: name and type
+			 * only (node ID 0: the kernel looks it up later) */
+			e.attr.st_ino = d->e[i].ino;
+			e.attr.st_mode = d->e[i].type;
+		}
+		l = fuse_add_direntry_plus(req, buf + pos, size - pos, name, &e,
+					   (off_t)(i + 1));
+		if (l > size - pos) {
+			if (n != NULL)
+				rv_node_forget(n, 1);
+			break;
+		}
+		pos += l;
+	}
+	fuse_reply_buf(req, buf, pos);
+	free(buf);
+}
+
 static void op_releasedir(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
@@ -452,6 +505,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.lseek = op_lseek,
 	.opendir = op_opendir,
 	.readdir = op_readdir,
+	.readdirplus = op_readdirplus,
 	.releasedir = op_releasedir,
 	.statfs = op_statfs,
 	.setattr = ro_setattr,
