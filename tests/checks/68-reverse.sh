@@ -6,7 +6,8 @@
 # both views (names, types, modes, sizes, sha256 of contents, symlink
 # targets) must be identical, for a tree with every kind of entry (files
 # around block edges, empty, sparse, hard links, symlinks, fifo, socket,
-# device, long names, a long-named dir), for default, -plaintextnames,
+# device, long names, a long-named dir; hard links opened through either
+# name first), for default, -plaintextnames,
 # -deterministic-names and -longnamemax 64 configs, and for a table of
 # -exclude/-exclude-wildcard/-exclude-from patterns; -one-file-system;
 # -sharedstorage. Round trip: the view copied with rsync -a (and cp
@@ -241,6 +242,39 @@ case_longnamemax() {
 	same_view "-longnamemax 64" "$p"
 	p=$(fresh lnm-go go -longnamemax 100) || { fail "reverse[$TAG]: gocryptfs -longnamemax 100"; return; }
 	same_view "-longnamemax 100 (config by gocryptfs)" "$p"
+}
+
+# Hard links: the IVs of a linked file come from the first path opened
+# during the mount's lifetime. Open the link in dir/ first: both views
+# then show a.txt with the IVs of dir/hard, identically.
+case_hardlink() {
+	local p a=$tmp/hl/v.vc b=$tmp/hl/v.go hv
+	p=$(fresh hl vc) || { fail "reverse[$TAG]: -init"; return; }
+	mnt_vc "$p" "$a" || { fail "reverse[$TAG]: mount"; return; }
+	mnt_go "$p" "$b" || { umnt "$a"; fail "reverse[$TAG]: gocryptfs mount"; return; }
+	# dir/hard in the view: the 55-byte file of the dir holding lnk2
+	hv=$(python3 -c 'import os,sys
+v=sys.argv[1]
+for d in os.listdir(v):
+    p=os.path.join(v,d)
+    if os.path.isdir(p) and not os.path.islink(p) and any(os.path.islink(os.path.join(p,e)) for e in os.listdir(p)):
+        for e in os.listdir(p):
+            q=os.path.join(p,e)
+            if os.path.isfile(q) and not os.path.islink(q) and os.lstat(q).st_size == 55 and e != "gocryptfs.diriv":
+                print(os.path.relpath(q, v)); sys.exit()' "$a")
+	cat "$a/$hv" >/dev/null
+	cat "$b/$hv" >/dev/null
+	sum "$a" >"$tmp/hl/s.vc"
+	sum "$b" >"$tmp/hl/s.go"
+	umnt "$a"
+	umnt "$b"
+	local n
+	n=$(grep -c " 55 $(grep " $hv " "$tmp/hl/s.vc" | awk '{print $5}')" "$tmp/hl/s.vc")
+	if [ -n "$hv" ] && cmp -s "$tmp/hl/s.vc" "$tmp/hl/s.go" && [ "$n" = 2 ]; then
+		pass "reverse[$TAG]: hard link opened first through dir/: both names show its IVs, as in gocryptfs"
+	else
+		fail "reverse[$TAG]: hard links ($hv, $n equal): $(diff "$tmp/hl/s.vc" "$tmp/hl/s.go" | head -n 4 | tr '\n' '|')"
+	fi
 }
 
 # The view copied with rsync -a (and cp --sparse=always) is a forward
@@ -608,7 +642,7 @@ PY
 }
 
 CASES=(case_default case_plaintextnames case_deterministic case_longnamemax
-	case_roundtrip case_sparse case_readonly case_change case_exclude
+	case_hardlink case_roundtrip case_sparse case_readonly case_change case_exclude
 	case_onefs case_cli case_allow_other)
 VC=$VCN TAG=normal
 run_cases "${CASES[@]}"
