@@ -2,7 +2,9 @@
 # vcryptfs: the only entry point. `make help` lists the targets.
 #
 # Sources are found by wildcard, so a new module needs no edit here:
-#   src/<layer>/*.c          -> build/libvcryptfs.a (everything but src/main.c)
+#   src/<layer>/*.c          -> build/libvcryptfs.a (everything but
+#                               src/cli/main.c); layers: base crypto format
+#                               sys fuse fsck cli (mk/layers.sh checks them)
 #   src/crypto/*_ssse3.c     -> the only files built with -mssse3
 #   src/crypto/*_avx2.c      -> the only files built with -mavx2
 #   src/crypto/*_avx512.c    -> the only files built with -mavx512f/vl/bw
@@ -56,10 +58,10 @@ isa_flags = $(strip \
 	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
 	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
 
-LIB_SRCS := $(sort $(wildcard src/crypto/*.c src/format/*.c src/sys/*.c \
-	src/fuse/*.c src/reverse/*.c src/*.c))
-LIB_SRCS := $(filter-out src/main.c,$(LIB_SRCS))
-MAIN_SRC := src/main.c
+LAYERS := base crypto format sys fuse fsck reverse cli
+MAIN_SRC := src/cli/main.c
+LIB_SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c)))
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(sort $(filter-out $(TEST_SRCS),$(wildcard tests/unit/*.c)))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
@@ -101,10 +103,10 @@ $(SANBUILD)/libvcryptfs.a: $(SAN_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/vcryptfs: $(BUILD)/obj/src/main.o $(BUILD)/libvcryptfs.a
+$(BUILD)/vcryptfs: $(MAIN_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libvcryptfs.a
 	$(CC) $(CFLAGS) $(HARDEN_LD) -o $@ $^ $(LDLIBS)
 
-$(SANBUILD)/vcryptfs: $(SANBUILD)/obj/src/main.o $(SANBUILD)/libvcryptfs.a
+$(SANBUILD)/vcryptfs: $(MAIN_SRC:%.c=$(SANBUILD)/obj/%.o) $(SANBUILD)/libvcryptfs.a
 	$(SANCC) $(SAN_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(HELPER_OBJS) \
@@ -141,7 +143,7 @@ check: ## deps, build, then every test, lint, proof and fuzz group
 lint: ## cppcheck, clang-tidy, gcc -fanalyzer, clang-format (zero findings)
 	@bash mk/lint.sh
 
-layers: ## check that #include lines point one way (main->fuse->format->crypto)
+layers: ## #include lines point one way (cli->fuse|fsck->format->crypto), no cycle
 	@bash mk/layers.sh
 
 demo: ## install, build, and show vcryptfs working
@@ -158,4 +160,4 @@ clean: ## remove build outputs
 -include $(wildcard mk/*.mk) $(wildcard proofs/*.mk) $(wildcard fuzz/*.mk)
 -include $(LIB_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d)
 -include $(wildcard $(BUILD)/obj/tests/unit/*.d $(SANBUILD)/obj/tests/unit/*.d)
--include $(wildcard $(BUILD)/obj/src/*.d $(SANBUILD)/obj/src/*.d)
+-include $(MAIN_SRC:%.c=$(BUILD)/obj/%.d) $(MAIN_SRC:%.c=$(SANBUILD)/obj/%.d)

@@ -1,29 +1,50 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # make layers: #include lines point one way (STYLE.md section 1):
-#   main -> fuse -> format -> crypto -> libcrypto; fuse alone may use sys.
-# crypto/ includes nothing of ours outside crypto/; format/ nothing from
-# sys/ or fuse/; sys/ nothing from fuse/ or format/. Prints PASS:/FAIL:.
+#   cli -> fuse | fsck | reverse -> format -> crypto -> libcrypto; fuse,
+#   fsck and reverse also use sys; everything may use base; nothing
+#   includes cli.
+# Each layer's quoted includes must name a header of a layer it may use, in
+# the -Isrc form ("layer/name.h"); the only other form allowed is a proved
+# header's "../../spec/*.acsl". Also: crypto has no file-system headers,
+# and there is no #include cycle (mk/include_cycles.sh, with its self-test).
+# Prints PASS:/FAIL: lines; exit 1 on any FAIL.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rc=0
-check() { # layer, regex of forbidden quoted includes
-	local layer=$1 bad=$2 hits
+# check LAYER ALLOWED_LAYERS [EXTRA_HEADERS]: every quoted include of
+# src/LAYER/*.[ch] is "<allowed>/..." or one of the extra headers.
+check() {
+	local layer=$1 allowed=$2 extra=${3:-} ok hits
 	[ -d "src/$layer" ] || return 0
+	ok="^\"((${allowed// /|})/[^\"]+|\.\./\.\./spec/[^\"/]+\.acsl)\"\$"
 	hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
-		src/"$layer"/*.[ch] 2>/dev/null | grep -E "$bad")
+		src/"$layer"/*.[ch] 2>/dev/null |
+		while IFS= read -r line; do
+			inc=$(sed -E 's/.*include[[:space:]]*("[^"]*").*/\1/' <<<"$line")
+			grep -qE "$ok" <<<"$inc" && continue
+			case " $extra " in *" ${inc//\"/} "*) continue ;; esac
+			echo "$line"
+		done)
 	if [ -n "$hits" ]; then
-		echo "FAIL: layers: src/$layer includes what it must not:"
+		echo "FAIL: layers: src/$layer includes what it must not" \
+			"(allowed: ${allowed// /, }${extra:+, $extra}):"
 		echo "$hits" | sed 's/^/    /'
 		rc=1
 	else
-		echo "PASS: layers: src/$layer points only downwards"
+		echo "PASS: layers: src/$layer includes only ${allowed// /, }${extra:+, $extra}"
 	fi
 }
-# crypto: only "crypto/..." headers (or same-directory names)
-check crypto '"(format|fuse|sys)/|"(log|secmem|mount|main|version|speed)\.h"'
-check format '"(fuse|sys)/|"(mount|main|version|speed)\.h"'
-check sys '"(fuse|format|crypto)/|"(mount|main)\.h"'
+check base "base"
+check crypto "crypto"
+check format "format crypto base"
+check sys "sys base"
+check fuse "fuse format sys base"
+check fsck "fsck format sys base"
+# reverse (the -reverse daemon) uses the forward mount's two-core block
+# helper and io_uring rings (fuse/par.h, fuse/uring.h) and crypto's SHA-256
+check reverse "reverse format sys crypto base" "fuse/par.h fuse/uring.h"
+check cli "cli reverse fuse fsck format sys crypto base"
 # crypto must not use file descriptors or FUSE
 if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] \
 	>/dev/null 2>&1; then
@@ -32,4 +53,6 @@ if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] 
 else
 	echo "PASS: layers: src/crypto has no file-system headers"
 fi
+bash mk/include_cycles.sh src || rc=1
+bash mk/include_cycles.sh --self-test || rc=1
 exit "$rc"

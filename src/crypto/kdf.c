@@ -5,14 +5,14 @@
  * below what gocryptfs's default N = 65536 needs (64 MiB).
  * Depends on: libcrypto, ct.h. Not proved.
  */
-#include "kdf.h"
+#include "crypto/kdf.h"
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
-#include "ct.h"
+#include "crypto/ct.h"
 
 int kdf_scrypt_check(uint64_t n, uint64_t r, uint64_t p, uint64_t *mem)
 {

@@ -4,7 +4,7 @@
  * layout, and wrap/unwrap the master key with scrypt + AES-256-GCM.
  * Spec: ../shared/FORMAT.md section 2 (members, flags, validation rules,
  * scrypt minimums, key wrap incl. the legacy 60-byte form), 13.3 (-info).
- * Depends on: libjansson, crypto/kdf.h, crypto/ossl_aead.h, secmem.h; the
+ * Depends on: libjansson, crypto/kdf.h, crypto/ossl_aead.h, base/secmem.h; the
  * file functions (config_load/config_save) use plain POSIX I/O.
  * Secrets: the KEK and wrapping key live in secmem and are wiped; a
  * struct config holds no secret (EncryptedKey is the wrapped form).
@@ -48,6 +48,8 @@ enum config_status {
 #define CONF_MAX_FILE (1U << 20) /* refuse configs above 1 MiB */
 #define CONF_MASTER_KEY_LEN 32
 #define CONF_MAX_FLAGS 64
+#define CONF_LONGNAMEMAX_MIN 62	 /* -longnamemax range (FORMAT.md 12.3) */
+#define CONF_LONGNAMEMAX_MAX 255 /* also the default, then not written */
 
 struct config {
 	char *creator; /* malloc'd, never NULL after parse */

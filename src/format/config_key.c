@@ -4,7 +4,7 @@
  * password, HKDF when the config has the flag, AES-256-GCM around the
  * master key; unlock, re-wrap, and the scrypt parameter check.
  * ../shared/FORMAT.md 2.5. Secrets live in secmem and are wiped.
- * Depends on: crypto/kdf.h, crypto/ossl_aead.h, crypto/ct.h, secmem.h,
+ * Depends on: crypto/kdf.h, crypto/ossl_aead.h, crypto/ct.h, base/secmem.h,
  * format/keys.h (HKDF info strings), format/config_int.h. Not proved.
  */
 #include "format/config_int.h"
@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/secmem.h"
 #include "crypto/ct.h"
 #include "crypto/kdf.h"
 #include "crypto/ossl_aead.h"
 #include "format/keys.h"
-#include "secmem.h"
 
 /* ---------------------------------------------------------------------
  * Master key wrap (FORMAT.md 2.5)

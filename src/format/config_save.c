@@ -4,7 +4,7 @@
  * its one-space indentation into gocryptfs's tabs, save atomically (temp
  * file, fsync, rename); the config of a new cipher dir (-init) and the
  * -info text. ../shared/FORMAT.md 2, 13.1, 13.3.
- * Depends on: libjansson, format/b64.h, format/config_int.h, log.h.
+ * Depends on: libjansson, format/b64.h, format/config_int.h, base/log.h.
  * Not proved.
  */
 #include "format/config_int.h"
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "format/b64.h"
-#include "log.h"
 
 /* jansson indents with spaces; gocryptfs (Go's MarshalIndent with "\t")
  * with tabs. Strings are escaped by jansson, so every line's leading run
@@ -191,11 +191,13 @@ int config_init(struct config *c, const struct config_init_opts *o, char *err,
 			   "and AESSIV feature flags");
 		return CONF_ERR_INVALID;
 	}
-	if (o->longnamemax < 62 || o->longnamemax > 255) {
+	if (o->longnamemax < CONF_LONGNAMEMAX_MIN ||
+	    o->longnamemax > CONF_LONGNAMEMAX_MAX) {
 		config_err(err, errlen,
 			   "-longnamemax: value %u is outside allowed range "
-			   "62 ... 255",
-			   o->longnamemax);
+			   "%d ... %d",
+			   o->longnamemax, CONF_LONGNAMEMAX_MIN,
+			   CONF_LONGNAMEMAX_MAX);
 		return CONF_ERR_INVALID;
 	}
 	seq[n++] = CONF_HKDF;

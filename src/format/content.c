@@ -2,8 +2,8 @@
 /*
  * File-content blocks: sizes, AAD, seal/open per backend. See content.h.
  * Spec: ../shared/FORMAT.md 4.3-4.8.
- * Depends on: crypto/ossl_aead.h (AES-GCM, AES-SIV), crypto/aead_xchacha.h
- * or crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
+ * Depends on: crypto/ossl_aead.h (AES-GCM, AES-SIV, random bytes),
+ * crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
  */
 #include "format/content.h"
 
@@ -12,18 +12,7 @@
 
 #include "crypto/ct.h"
 #include "crypto/ossl_aead.h"
-#if defined(__has_include)
-#if __has_include("crypto/aead_fast.h")
 #include "crypto/aead_fast.h"
-#define XSEAL xchachapoly_seal_fast
-#define XOPEN xchachapoly_open_fast
-#endif
-#endif
-#ifndef XSEAL
-#include "crypto/aead_xchacha.h"
-#define XSEAL xchachapoly_seal
-#define XOPEN xchachapoly_open
-#endif
 
 #define CONTENT_MAX_PLAIN 65536 /* largest xattr value */
 
@@ -99,6 +88,26 @@ void content_nonce_new(enum content_cipher c, uint8_t *nonce)
 	while (all_zero(nonce, n));
 }
 
+void content_nonces_new(enum content_cipher c, uint8_t *buf, size_t n)
+{
+	size_t nl = content_nonce_len(c);
+
+	ossl_random(buf, n * nl);
+	for (size_t i = 0; i < n; i++)
+		if (all_zero(buf + i * nl, nl))
+			content_nonce_new(c, buf + i * nl);
+}
+
+void content_header_new(uint8_t hdr[HEADER_LEN])
+{
+	uint8_t id[HEADER_ID_LEN];
+
+	do
+		ossl_random(id, sizeof(id));
+	while (all_zero(id, sizeof(id)));
+	header_build(hdr, id);
+}
+
 /* AAD for a block; returns its length (8 or 24). */
 static size_t make_aad(uint8_t aad[CONTENT_AAD_LEN], uint64_t blockno,
 		       const uint8_t *file_id)
@@ -145,8 +154,8 @@ int content_block_seal(const struct volume *v, uint8_t *out,
 			      aad, aadlen, v->content_key, out, nl);
 		break;
 	case CIPHER_XCHACHA:
-		XSEAL(out + nl, out + nl + len, plain, len, aad, aadlen,
-		      v->content_key, out);
+		xchachapoly_seal_fast(out + nl, out + nl + len, plain, len, aad,
+				      aadlen, v->content_key, out);
 		break;
 	}
 	return 0;
@@ -191,8 +200,8 @@ int content_block_open(const struct volume *v, uint8_t *out, size_t *outlen,
 				   aad, aadlen, v->content_key, in, nl);
 		break;
 	case CIPHER_XCHACHA:
-		rc = XOPEN(out, in + nl, len, in + nl + len, aad, aadlen,
-			   v->content_key, in);
+		rc = xchachapoly_open_fast(out, in + nl, len, in + nl + len,
+					   aad, aadlen, v->content_key, in);
 		if (rc != 0 && len > 0)
 			ct_wipe(out, len);
 		break;

@@ -45,6 +45,12 @@ uint64_t content_block_cipher_off(enum content_cipher c, uint64_t blockno);
 
 /* Fresh random nonce of content_nonce_len(c) bytes, never all zero. */
 void content_nonce_new(enum content_cipher c, uint8_t *nonce);
+/* n fresh nonces (n * content_nonce_len(c) bytes at buf), none all zero,
+ * from one CSPRNG call (cheaper than one per block). */
+void content_nonces_new(enum content_cipher c, uint8_t *buf, size_t n);
+/* A new file header (header_build) with a fresh random, non-zero file ID.
+ * Aborts when the CSPRNG fails, as every random call here does. */
+void content_header_new(uint8_t hdr[HEADER_LEN]);
 
 /*
  * Seal one block: out = nonce || ciphertext || tag (GCM, XChaCha) or

@@ -2,7 +2,7 @@
 /*
  * Subkey derivation (see keys.h). Spec: ../shared/FORMAT.md section 3.
  * Depends on: crypto/kdf.h, libcrypto (SHA-512 for the legacy AES-SIV
- * key), secmem.h. Not proved.
+ * key), base/secmem.h. Not proved.
  */
 #include "format/keys.h"
 
@@ -10,8 +10,8 @@
 #include <openssl/sha.h>
 #include <string.h>
 
+#include "base/secmem.h"
 #include "crypto/kdf.h"
-#include "secmem.h"
 
 void volume_free(struct volume *v)
 {

@@ -5,7 +5,7 @@
  * configs without HKDF (EME key = AES-GCM key = master key, AES-SIV key =
  * SHA-512(master key)).
  * Spec: ../shared/FORMAT.md section 3 (and 2.3 for the flags).
- * Depends on: crypto/kdf.h, libcrypto SHA-512, secmem.h, format/config.h,
+ * Depends on: crypto/kdf.h, libcrypto SHA-512, base/secmem.h, format/config.h,
  * format/volume.h. Keys live in secmem and are wiped by volume_free().
  */
 #ifndef VCRYPTFS_KEYS_H

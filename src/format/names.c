@@ -22,6 +22,11 @@
 
 static const uint8_t xattr_iv[16] = NAMES_XATTR_IV;
 
+void names_diriv_new(uint8_t iv[NAMES_DIRIV_LEN])
+{
+	ossl_random(iv, NAMES_DIRIV_LEN);
+}
+
 unsigned names_b64_flags(const struct volume *v)
 {
 	return (v->flags & VOL_RAW64) ? B64_URL_RAW : B64_URL_PAD;

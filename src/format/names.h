@@ -34,6 +34,10 @@
 #define NAMES_XATTR_NAME_MAX 255 /* Linux XATTR_NAME_MAX */
 #define NAMES_XATTR_VALUE_MAX 65536
 
+/* A fresh random directory IV (the content of a new gocryptfs.diriv);
+ * aborts when the CSPRNG fails. */
+void names_diriv_new(uint8_t iv[NAMES_DIRIV_LEN]);
+
 /* base64 flags for names of this volume: B64_URL_RAW with Raw64, else
  * B64_URL_PAD. */
 unsigned names_b64_flags(const struct volume *v);

@@ -21,11 +21,11 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "crypto/ct.h"
-#include "exitcodes.h"
+#include "base/exitcodes.h"
+#include "base/secmem.h"
 #include "fuse/fs.h"
+#include "fuse/mount.h"
 #include "fuse/uring.h"
-#include "mount.h"
 #include "sys/sys.h"
 
 static struct fuse_session *session;
@@ -35,9 +35,9 @@ static volatile sig_atomic_t got_signal;
 static void wipe_volume(struct volume *vol)
 {
 	if (vol->content_key != NULL)
-		ct_wipe(vol->content_key, vol->content_key_len);
+		secmem_wipe(vol->content_key, vol->content_key_len);
 	if (vol->eme_key != NULL)
-		ct_wipe(vol->eme_key, 32);
+		secmem_wipe(vol->eme_key, 32);
 }
 
 /* Raise the soft RLIMIT_NOFILE to the hard one; returns the soft limit
@@ -318,7 +318,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		goto out_session;
 	}
 	if (uring_install(session, !o->nouring) != 0)
-		fs_log("io_uring hooks refused by libfuse: using /dev/fuse");
+		log_error("io_uring hooks refused by libfuse: using /dev/fuse");
 	/* A write past RLIMIT_FSIZE must fail with EFBIG, never kill the
 	 * daemon: rw.c checks the limit first, this is the backstop. */
 	ignore_sigxfsz();
@@ -336,7 +336,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	if (notify >= 0) {
 		report(&notify, EXIT_OK);
 		if (!o->nosyslog)
-			fs_use_syslog = 1;
+			log_use_syslog(1);
 		detach_stdio(o);
 	} else if (!o->quiet) {
 		printf("Filesystem mounted and ready.\n");
@@ -346,7 +346,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		(void)kill((pid_t)o->notifypid, SIGUSR1);
 	start_tune(o->mountpoint);
 	if (nofile > 0 && inode_budget_start(inval_entry, nofile) != 0)
-		fs_log("no descriptor budget: large trees may hit EMFILE");
+		log_error("no descriptor budget: large trees may hit EMFILE");
 	(void)fuse_session_loop_mt(session, &lc);
 	uring_stop();
 	pthread_kill(sigth, SIGUSR2);
@@ -356,7 +356,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	if (inode_budget_stop() != 0) {
 		/* the reaper is stuck in the kernel on this session: leave
 		 * the session to the process exit */
-		fs_log("descriptor budget thread did not stop");
+		log_error("descriptor budget thread did not stop");
 		fuse_opt_free_args(&args);
 		report(&notify, rc);
 		return rc;

@@ -12,7 +12,39 @@
 #include <unistd.h>
 
 #include "fuse/fs.h"
+#include "fuse/rw.h"
 #include "sys/sys.h"
+
+/* Shared stat helpers (fs.h): the plaintext view of a backing stat. */
+int fs_fix_stat(int fd, struct stat *st)
+{
+	if (S_ISREG(st->st_mode)) {
+		st->st_size = (off_t)content_cipher_to_plain_size(
+			fs.vol->cipher, (uint64_t)st->st_size);
+	} else if (S_ISLNK(st->st_mode)) {
+		char enc[4200];
+		char plain[4200];
+		ssize_t n = readlinkat(fd, "", enc, sizeof(enc) - 1);
+		size_t len = 0;
+
+		if (n < 0)
+			return 0;
+		enc[n] = '\0';
+		if (names_symlink_decrypt(fs.vol, (uint8_t *)plain,
+					  sizeof(plain), &len, enc) == 0)
+			st->st_size = (off_t)len;
+	}
+	return 0;
+}
+
+int fs_stat_inode(struct inode *in, struct stat *st)
+{
+	int rc = sys_fstat_empty(in->fd, st);
+
+	if (rc != 0)
+		return rc;
+	return fs_fix_stat(in->fd, st);
+}
 
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)

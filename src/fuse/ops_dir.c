@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuse/dirnames.h"
 #include "fuse/fs.h"
 #include "sys/sys.h"
 
@@ -45,10 +46,10 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 		return;
 	}
 	d->in = in;
-	rc = fs_dir_iv(in, d->iv);
+	rc = dirnames_iv(fs.vol, in, d->iv);
 	fd = rc != 0 ? rc : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY, 0);
 	if ((fd == -EMFILE || fd == -ENFILE) && inode_budget_wait()) {
-		rc = fs_dir_iv(in, d->iv);
+		rc = dirnames_iv(fs.vol, in, d->iv);
 		fd = rc != 0 ? rc
 			     : sys_openat(in->fd, ".", O_RDONLY | O_DIRECTORY,
 					  0);
@@ -92,24 +93,24 @@ static int first_warning(struct inode *dir)
 static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 {
 	const struct volume *v = fs.vol;
-	char enc[FC_NAME_MAX_ENC + 2];
+	char enc[NAMES_BUF + 2];
 
 	if (strcmp(disk, ".") == 0 || strcmp(disk, "..") == 0) {
 		(void)snprintf(out, outsz, "%s", disk);
 		return 0;
 	}
-	if (d->in == inode_root() && strcmp(disk, FC_CONF_NAME) == 0)
+	if (d->in == inode_root() && strcmp(disk, NAMES_CONF) == 0)
 		return -1;
 	if (v->flags & VOL_PLAINTEXTNAMES) {
 		(void)snprintf(out, outsz, "%s", disk);
 		return 0;
 	}
-	if ((v->flags & VOL_DIRIV) && strcmp(disk, FC_DIRIV_NAME) == 0)
+	if ((v->flags & VOL_DIRIV) && strcmp(disk, NAMES_DIRIV) == 0)
 		return -1;
-	if ((v->flags & VOL_LONGNAMES) && fc_is_longname_file(disk))
+	if ((v->flags & VOL_LONGNAMES) && names_is_long_namefile(disk))
 		return -1;
-	if ((v->flags & VOL_LONGNAMES) && fc_is_longname(disk)) {
-		char nf[FC_NAME_MAX_ENC + 8];
+	if ((v->flags & VOL_LONGNAMES) && names_is_long(disk)) {
+		char nf[NAMES_BUF + 8];
 		ssize_t n;
 
 		(void)snprintf(nf, sizeof(nf), "%s.name", disk);
@@ -120,14 +121,16 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 			return -1;
 		disk = enc;
 	}
-	if (fc_name_decrypt(v, d->iv, disk, out, outsz) != 0) {
+	if (names_decrypt(v, d->iv, disk, out, outsz) != 0) {
 		/* bad long names are not shown: lookups could not find them */
 		if (disk != enc &&
-		    fs_badname_show(d->iv, disk, out, outsz) == 0)
+		    dirnames_badname_show(fs.vol, fs.badname, d->iv, disk, out,
+					  outsz) == 0)
 			return 0;
 		if (!names_is_noise(disk) && first_warning(d->in))
-			fs_log("hiding undecryptable name in dir inode %lu: %s",
-			       (unsigned long)d->in->ino, disk);
+			log_error("hiding undecryptable name in dir inode %lu: "
+				  "%s",
+				  (unsigned long)d->in->ino, disk);
 		return -1;
 	}
 	return 0;

@@ -12,13 +12,47 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuse/caller.h"
+#include "fuse/dirnames.h"
 #include "fuse/fs.h"
-#include "fuse/uring.h"
+#include "fuse/rw.h"
+#include "fuse/scratch.h"
 #include "sys/sys.h"
+
+/* Shared open helper (fs.h), used by open and setattr. */
+/* One u+r window at a time, so that no opener sees another's window as
+ * the file's mode. */
+static pthread_mutex_t wo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int fs_reopen_rw(struct inode *in, int flags)
+{
+	struct stat st;
+	int fd = sys_reopen(in->fd, flags);
+	int wo;
+
+	if (fd != -EACCES || (flags & O_ACCMODE) != O_RDWR)
+		return fd;
+	pthread_mutex_lock(&wo_lock);
+	fd = sys_reopen(in->fd, flags);
+	wo = fd == -EACCES ? sys_reopen(in->fd, O_WRONLY) : -1;
+	if (wo >= 0 && fstat(wo, &st) == 0 && S_ISREG(st.st_mode) &&
+	    !(st.st_mode & S_IRUSR) && st.st_uid == geteuid() &&
+	    fchmod(wo, (st.st_mode & 07777) | S_IRUSR) == 0) {
+		fd = sys_reopen(in->fd, flags);
+		if (fchmod(wo, st.st_mode & 07777) != 0)
+			log_error("cannot restore the mode of inode %lu: %s",
+				  (unsigned long)in->ino, strerror(errno));
+	}
+	if (wo >= 0)
+		close(wo);
+	pthread_mutex_unlock(&wo_lock);
+	return fd;
+}
 
 /* Bytes of a file's ciphertext fetched at open: the header and 32 blocks
  * (128 KiB of plaintext, the kernel's first read-ahead of a file). */
-#define OPEN_READAHEAD ((size_t)FC_HEADER_LEN + 32U * (FC_PLAIN_BS + FC_MAX_OV))
+#define OPEN_READAHEAD                                                         \
+	((size_t)HEADER_LEN + 32U * (CONTENT_PLAIN_BS + CONTENT_MAX_OVERHEAD))
 
 /* Flags for the backing open: read-write, no append or direct I/O. */
 static int backing_flags(int flags)
@@ -97,22 +131,22 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct inode *dir = inode_from_ino(parent);
 	struct fuse_entry_param e;
 	struct cname c;
-	struct fs_caller cr;
+	struct caller cr;
 	int fd = -1;
-	int rc = fs_cname(dir, name, &c);
+	int rc = dirnames_cname(fs.vol, dir, name, &c);
 
 	if (rc == 0)
-		rc = fs_caller_begin(req, &cr);
+		rc = caller_begin(req, &cr);
 	if (rc == 0) {
-		rc = fs_cname_prepare(dir->fd, &c);
+		rc = dirnames_prepare(dir->fd, &c);
 		if (rc == 0) {
 			fd = create_at(dir, &c, fi->flags, mode);
 			if (fd < 0) {
 				rc = fd;
-				fs_cname_abort(dir->fd, &c);
+				dirnames_abort(dir->fd, &c);
 			}
 		}
-		fs_caller_end(&cr);
+		caller_end(&cr);
 	}
 	if (rc == 0)
 		rc = fs_do_lookup(dir, c.disk, &e);
@@ -136,12 +170,10 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct inode *in = inode_from_ino(ino);
-	/* with io_uring, decrypt straight into the ring's reply buffer */
-	char *buf = uring_reply_buf(size);
+	/* decrypt straight into the transport's reply buffer when it has one */
+	char *buf = fs_reply_buf(size);
 	ssize_t n;
 
-	if (buf == NULL)
-		buf = fs_read_buf(size > 0 ? size : 1);
 	if (buf == NULL) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -202,7 +234,7 @@ static void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 /* Write zeros over plaintext [off, end), at most one block per call. */
 static int write_zeros(struct inode *in, int fd, off_t off, off_t end)
 {
-	static const char zeros[FC_PLAIN_BS];
+	static const char zeros[CONTENT_PLAIN_BS];
 
 	while (off < end) {
 		size_t k = end - off < (off_t)sizeof(zeros)
@@ -223,9 +255,9 @@ static int write_zeros(struct inode *in, int fd, off_t off, off_t end)
  * in->content exclusively. */
 static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 {
-	static const char zeros[FC_PLAIN_BS];
-	const off_t bs = FC_PLAIN_BS;
-	const off_t cbs = (off_t)fc_cbs(fs.vol);
+	static const char zeros[CONTENT_PLAIN_BS];
+	const off_t bs = CONTENT_PLAIN_BS;
+	const off_t cbs = (off_t)content_cipher_bs(fs.vol->cipher);
 	off_t size = 0;
 	off_t end;
 	off_t first;
@@ -253,7 +285,7 @@ static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 			return (int)n;
 	}
 	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		      (off_t)FC_HEADER_LEN + first / bs * cbs,
+		      (off_t)HEADER_LEN + first / bs * cbs,
 		      (last - first) / bs * cbs) != 0)
 		return -errno;
 	return 0;
@@ -285,10 +317,12 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	cstart = (off_t)fc_cipher_size(fs.vol, (uint64_t)offset);
-	cend = (off_t)fc_cipher_size(fs.vol, (uint64_t)(offset + length));
+	cstart = (off_t)content_plain_to_cipher_size(fs.vol->cipher,
+						     (uint64_t)offset);
+	cend = (off_t)content_plain_to_cipher_size(fs.vol->cipher,
+						   (uint64_t)(offset + length));
 	if (cstart > 0)
-		cstart -= (off_t)fc_overhead(fs.vol);
+		cstart -= (off_t)content_overhead(fs.vol->cipher);
 	pthread_rwlock_wrlock(&in->content);
 	rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, cstart, cend - cstart) != 0
 		     ? -errno

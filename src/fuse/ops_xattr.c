@@ -35,11 +35,11 @@ static int xattr_stored_name(const char *name, char *stored, size_t cap)
 {
 	int rc;
 
-	if (fc_xattr_is_acl(name)) {
+	if (names_xattr_is_acl(name)) {
 		snprintf(stored, cap, "%s", name);
 		return 0;
 	}
-	rc = fc_xattr_name_encrypt(fs.vol, name, stored, cap);
+	rc = names_xattr_name_encrypt(fs.vol, name, stored, cap);
 	return rc == -ERANGE ? -ENODATA : rc;
 }
 
@@ -75,27 +75,35 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		goto out;
 	n = getxattr(proc, stored, cbuf, sizeof(small_c));
 	if (n < 0 && errno == ERANGE) {
-		heap = malloc(2 * (size_t)(XATTR_MAX + FC_MAX_OV));
+		heap = malloc(2 * (size_t)(XATTR_MAX + CONTENT_MAX_OVERHEAD));
 		if (heap == NULL) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		cbuf = heap;
-		pbuf = heap + XATTR_MAX + FC_MAX_OV;
-		n = getxattr(proc, stored, cbuf, XATTR_MAX + FC_MAX_OV);
+		pbuf = heap + XATTR_MAX + CONTENT_MAX_OVERHEAD;
+		n = getxattr(proc, stored, cbuf,
+			     XATTR_MAX + CONTENT_MAX_OVERHEAD);
 	}
 	if (n < 0) {
 		rc = -errno;
 		goto out;
 	}
-	if (fc_xattr_is_acl(name)) {
+	if (names_xattr_is_acl(name)) {
 		memcpy(pbuf, cbuf, (size_t)n);
 		len = (int)n;
 	} else if (n > 0) {
-		len = fc_block_open(fs.vol, NULL, 0, cbuf, (size_t)n, pbuf);
+		size_t plen = 0;
+
+		if (content_block_open(fs.vol, (uint8_t *)pbuf, &plen,
+				       (const uint8_t *)cbuf, (size_t)n, 0,
+				       NULL) == 0)
+			len = (int)plen;
+		else
+			len = -EIO;
 		if (len < 0) {
-			fs_log("xattr value fails authentication: inode %lu",
-			       (unsigned long)inode_from_ino(ino)->ino);
+			log_error("xattr value fails authentication: inode %lu",
+				  (unsigned long)inode_from_ino(ino)->ino);
 			rc = -EIO;
 			goto out;
 		}
@@ -121,24 +129,27 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	size_t clen = 0;
 	int rc = xattr_path(ino, proc, sizeof(proc));
 
-	if (rc == 0 && fc_xattr_is_acl(name)) {
+	if (rc == 0 && names_xattr_is_acl(name)) {
 		rc = setxattr(proc, name, value, size, flags) != 0 ? -errno : 0;
 		fuse_reply_err(req, -rc);
 		return;
 	}
 	if (rc == 0)
-		rc = fc_xattr_name_encrypt(fs.vol, name, stored,
-					   sizeof(stored));
+		rc = names_xattr_name_encrypt(fs.vol, name, stored,
+					      sizeof(stored));
 	if (rc == 0 && size > XATTR_MAX)
 		rc = -E2BIG;
 	if (rc == 0 && size > 0) {
-		cbuf = malloc(size + FC_MAX_OV);
+		cbuf = malloc(size + CONTENT_MAX_OVERHEAD);
 		if (cbuf == NULL)
 			rc = -ENOMEM;
 		else
-			rc = fc_block_seal(fs.vol, NULL, 0,
-					   (const uint8_t *)value, size, cbuf);
-		clen = size + fc_overhead(fs.vol);
+			rc = content_block_seal(fs.vol, (uint8_t *)cbuf,
+						(const uint8_t *)value, size, 0,
+						NULL, NULL) == 0
+				     ? 0
+				     : -EIO;
+		clen = size + content_overhead(fs.vol->cipher);
 	}
 	if (rc == 0 && setxattr(proc, stored, cbuf, clen, flags) != 0)
 		rc = -errno;
@@ -181,10 +192,10 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		char plain[300];
 
 		i += l + 1;
-		if (fc_xattr_is_acl(nm))
+		if (names_xattr_is_acl(nm))
 			snprintf(plain, sizeof(plain), "%s", nm);
-		else if (fc_xattr_name_decrypt(fs.vol, nm, plain,
-					       sizeof(plain)) != 0)
+		else if (names_xattr_name_decrypt(fs.vol, nm, plain,
+						  sizeof(plain)) != 0)
 			continue;
 		l = strlen(plain) + 1;
 		if (olen + l > (size_t)n + 1)

@@ -22,7 +22,7 @@
  * header and the per-opcode struct copied just in front of the payload,
  * which the kernel wrote into the buffer, so a WRITE's data is not
  * copied) and hands it to fuse_session_process_buf(). Large READs go
- * to reader threads instead (hand_off()); their replies come back to the
+ * to reader threads instead (uring_reader.c); their replies come back to the
  * ring thread, the only one that submits to its ring.
  *
  * The kernel holds every request until each CPU's ring has registered an
@@ -31,6 +31,10 @@
  * mount.
  * Spec: Linux Documentation/filesystems/fuse/fuse-io-uring.rst and the
  * structures of include/uapi/linux/fuse.h (protocol 7.42). Not proved.
+ * Layout: the kernel ABI and the ring structures are uring_int.h, the
+ * reader threads uring_reader.c; this file keeps the ring threads, the
+ * INIT handshake and the custom I/O hooks, which share the per-thread
+ * state (cur, did_reply) and U: about 600 lines that read as one story.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -47,146 +51,9 @@
 #include <unistd.h>
 
 #include "fuse/uring.h"
-
-/*
- * ---- kernel ABI (include/uapi/linux/fuse.h), as byte offsets ----
- * Only the fields used here; the structures are read and written with
- * memcpy at these offsets (native byte order, as the kernel uses).
- */
-#define K_FUSE_INIT 26U
-#define K_FUSE_READ 15U
-#define K_INIT_EXT (1U << 30)
-#define K_INIT2_OVER_IO_URING (1U << 9) /* FUSE_OVER_IO_URING >> 32 */
-#define K_CMD_REGISTER 1U
-#define K_CMD_COMMIT_AND_FETCH 2U
-#define K_MIN_READ_BUFFER 8192U
-/* struct fuse_in_header: 40 bytes */
-#define IN_SZ 40U
-#define IN_LEN 0U
-#define IN_OPCODE 4U
-#define IN_UNIQUE 8U
-/* struct fuse_out_header: 16 bytes */
-#define OUT_SZ 16U
-#define OUT_LEN 0U
-#define OUT_ERROR 4U
-#define OUT_UNIQUE 8U
-/* struct fuse_read_in (the op struct of a READ) */
-#define READ_IN_SIZE 16U
-/* struct fuse_init_in (after the in header) */
-#define INIT_IN_FLAGS 12U
-#define INIT_IN_FLAGS2 16U
-#define INIT_IN_MIN 20U
-/* struct fuse_init_out (after the out header) */
-#define INIT_OUT_FLAGS 12U
-#define INIT_OUT_MAX_WRITE 20U
-#define INIT_OUT_MAX_PAGES 28U /* 16 bits */
-#define INIT_OUT_FLAGS2 32U
-#define INIT_OUT_MIN 36U
-/* struct fuse_uring_req_header: in_out[128], op_in[128], then struct
- * fuse_uring_ent_in_out (flags, commit_id, payload_sz, ...): 288 bytes */
-#define RH_SZ 288U
-#define RH_IN_OUT 0U
-#define RH_OP_IN 128U
-#define RH_OP_IN_SZ 128U
-#define RH_COMMIT_ID 264U
-#define RH_PAYLOAD_SZ 272U
-/* struct fuse_uring_cmd_req, in the SQE's 80-byte command area */
-#define CMD_COMMIT_ID 8U
-#define CMD_QID 16U /* 16 bits */
-
-static uint16_t get16(const void *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static uint32_t get32(const void *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static uint64_t get64(const void *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
-
-static void put16(void *p, size_t off, uint16_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-static void put32(void *p, size_t off, uint32_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-static void put64(void *p, size_t off, uint64_t v)
-{
-	memcpy((uint8_t *)p + off, &v, sizeof(v));
-}
-
-/* ---- our state ---- */
-
-/* Entries per CPU ring: requests that one CPU can have in flight. */
-#define DEPTH 4U
-/* Room in front of each payload for the rebuilt in header and op struct. */
-#define HEADROOM 4096U
-/* READs of at least this many bytes go to a reader thread (see ring_main). */
-#define HAND_OFF_MIN (64U * 1024U)
-/* Reader threads: one per CPU, at least MIN_READERS (a large READ mostly
- * waits for the disk: the read-ahead window of mount.c keeps four 1 MiB
- * READs in flight), at most MAX_READERS. */
-#define MIN_READERS 4U
-#define MAX_READERS 8U
-/* SQEs a ring thread may queue before it submits: a commit per entry and
- * the read of its done eventfd */
-#define SQ_ENTRIES (DEPTH + 1U)
-
-struct ring_q;
-
-struct ring_ent {
-	struct ring_q *q;
-	uint8_t *hdr;	  /* RH_SZ bytes, written by the kernel */
-	uint8_t *map;	  /* HEADROOM + payload, one mapping */
-	uint8_t *payload; /* map + HEADROOM */
-	struct iovec iov[2];
-	uint64_t unique;
-	struct fuse_buf fb;    /* the rebuilt request (serve_prep) */
-	struct ring_ent *next; /* in the readers' queue or a done list */
-};
-
-struct ring_q {
-	struct io_uring ring;
-	int ring_ok;
-	pthread_t tid;
-	int started;
-	unsigned qid;
-	struct ring_ent ent[DEPTH];
-	/* replies made by reader threads, committed by the ring thread */
-	pthread_mutex_t done_lock;
-	struct ring_ent *done;
-	int done_fd; /* eventfd: done is not empty, or uring_stop() */
-	int done_ok; /* done_fd and done_lock exist */
-	uint64_t done_val;
-};
-
-/* Reader threads: READs handed off by the ring threads. */
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t more;
-	struct ring_ent *head, *tail;
-	int quit;
-	unsigned n;
-	pthread_t tid[MAX_READERS];
-} R = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER };
+#include "fuse/uring_int.h"
+#include "fuse/scratch.h"
+#include "base/log.h"
 
 static struct {
 	struct fuse_session *se;
@@ -203,7 +70,6 @@ static struct {
 
 static __thread struct ring_ent *cur;
 static __thread int worker_idle;
-static __thread int is_reader;
 /* set by queue_commit(): the request this thread serves has its reply
  * (a reader thread must not look at e once it has handed it back) */
 static __thread int did_reply;
@@ -215,7 +81,9 @@ static void go_idle(void)
 	(void)sched_setscheduler(0, SCHED_IDLE, &sp);
 }
 
-char *uring_reply_buf(size_t size)
+/* The reply buffer of the ring request that this thread is serving, or
+ * NULL (registered with scratch_set_transport: fs_reply_buf asks it). */
+static char *uring_reply_buf(size_t size)
 {
 	if (cur == NULL || size > U.payload_sz)
 		return NULL;
@@ -277,7 +145,7 @@ static int queue_commit(struct ring_ent *e)
 {
 	struct io_uring_sqe *sqe;
 
-	if (is_reader) {
+	if (uring_is_reader) {
 		struct ring_q *q = e->q;
 		uint64_t one = 1;
 
@@ -329,7 +197,8 @@ static ssize_t ring_reply(struct ring_ent *e, const struct iovec *iov,
 	}
 	if (len > U.payload_sz) {
 		/* never for replies sized by the kernel's own request */
-		fs_log("io_uring reply of %zu bytes exceeds the buffer", len);
+		log_error("io_uring reply of %zu bytes exceeds the buffer",
+			  len);
 		ring_error(e, EIO);
 		return (ssize_t)OUT_SZ;
 	}
@@ -363,8 +232,9 @@ static int serve_prep(struct ring_ent *e)
 	e->unique = get64(e->hdr, RH_IN_OUT + IN_UNIQUE);
 	if ((size_t)len < IN_SZ + (size_t)psz ||
 	    (size_t)len - IN_SZ - psz > RH_OP_IN_SZ || psz > U.payload_sz) {
-		fs_log("io_uring request with inconsistent sizes (opcode %u)",
-		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
+		log_error(
+			"io_uring request with inconsistent sizes (opcode %u)",
+			get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
 		return -1;
 	}
@@ -380,8 +250,8 @@ static int serve_prep(struct ring_ent *e)
 	return 0;
 }
 
-/* Serve the prepared request e on this thread (ring or reader thread). */
-static void serve(struct ring_ent *e)
+/* See uring_int.h. */
+void uring_serve(struct ring_ent *e)
 {
 	did_reply = 0;
 	cur = e;
@@ -391,61 +261,10 @@ static void serve(struct ring_ent *e)
 	// cppcheck-suppress knownConditionTrueFalse
 	if (!did_reply) {
 		/* every operation replies, if only with an error */
-		fs_log("io_uring request without a reply (opcode %u)",
-		       get32(e->hdr, RH_IN_OUT + IN_OPCODE));
+		log_error("io_uring request without a reply (opcode %u)",
+			  get32(e->hdr, RH_IN_OUT + IN_OPCODE));
 		ring_error(e, EIO);
 	}
-}
-
-/*
- * A large READ goes to a reader thread: served on the ring thread, a
- * streaming read had one backing-file read at a time, since the kernel
- * puts all of a reader's read-ahead on the ring of the reader's CPU.
- * Returns 1 if e was handed off.
- */
-static int hand_off(struct ring_ent *e)
-{
-	if (R.n == 0 || get32(e->hdr, RH_IN_OUT + IN_OPCODE) != K_FUSE_READ ||
-	    get32(e->hdr, RH_OP_IN + READ_IN_SIZE) < HAND_OFF_MIN)
-		return 0;
-	e->next = NULL;
-	pthread_mutex_lock(&R.lock);
-	if (R.tail != NULL)
-		R.tail->next = e;
-	else
-		R.head = e;
-	R.tail = e;
-	pthread_cond_signal(&R.more);
-	pthread_mutex_unlock(&R.lock);
-	return 1;
-}
-
-static void *reader_main(void *arg)
-{
-	struct sched_param sp = { 0 };
-
-	(void)arg;
-	is_reader = 1;
-	/* the normal policy, whatever the thread that started it runs */
-	(void)sched_setscheduler(0, SCHED_OTHER, &sp);
-	pthread_mutex_lock(&R.lock);
-	for (;;) {
-		struct ring_ent *e;
-
-		while (R.head == NULL && !R.quit)
-			pthread_cond_wait(&R.more, &R.lock);
-		if (R.quit)
-			break;
-		e = R.head;
-		R.head = e->next;
-		if (R.head == NULL)
-			R.tail = NULL;
-		pthread_mutex_unlock(&R.lock);
-		serve(e);
-		pthread_mutex_lock(&R.lock);
-	}
-	pthread_mutex_unlock(&R.lock);
-	return NULL;
 }
 
 /* Post the read of q's done eventfd (ring thread); 0 or -1. */
@@ -541,8 +360,8 @@ static void *ring_main(void *arg)
 		/* leaving would strand this CPU's requests: wait, retry */
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			if (!logged)
-				fs_log("io_uring: ring of CPU %u: %s", q->qid,
-				       strerror(-rc));
+				log_error("io_uring: ring of CPU %u: %s",
+					  q->qid, strerror(-rc));
 			logged = 1;
 			(void)usleep(1000);
 		}
@@ -561,9 +380,10 @@ static void *ring_main(void *arg)
 					continue;
 				commit_done(q);
 				if (wait_done(q) != 0 && !logged) {
-					fs_log("io_uring: ring of CPU %u: no "
-					       "room to wait for replies",
-					       q->qid);
+					log_error(
+						"io_uring: ring of CPU %u: no "
+						"room to wait for replies",
+						q->qid);
 					logged = 1;
 				}
 				continue;
@@ -579,8 +399,8 @@ static void *ring_main(void *arg)
 			if (!__atomic_load_n(&U.serving, __ATOMIC_RELAXED))
 				__atomic_store_n(&U.serving, 1,
 						 __ATOMIC_RELAXED);
-			if (serve_prep(e) == 0 && !hand_off(e))
-				serve(e);
+			if (serve_prep(e) == 0 && !uring_hand_off(e))
+				uring_serve(e);
 			/* more requests waiting: send this reply now */
 			if (io_uring_cq_ready(&q->ring) > 1)
 				(void)io_uring_submit(&q->ring);
@@ -685,23 +505,15 @@ fail:
 static void start_rings(void)
 {
 	unsigned i;
-	unsigned nr;
 
-	/* readers first: a ring thread hands off only when R.n > 0 */
-	nr = U.nq < MIN_READERS ? MIN_READERS : U.nq;
-	for (i = 0; i < nr && i < MAX_READERS; i++) {
-		if (pthread_create(&R.tid[i], NULL, reader_main, NULL) != 0)
-			break;
-		/* named for ps and tests/checks/61-uring.sh */
-		(void)pthread_setname_np(R.tid[i], "vc-uring-read");
-		R.n = i + 1;
-	}
+	/* readers first: a ring thread hands off only when some run */
+	uring_readers_start(U.nq);
 	for (i = 0; i < U.nq; i++) {
 		if (pthread_create(&U.q[i].tid, NULL, ring_main, &U.q[i]) !=
 		    0) {
-			fs_log("io_uring: cannot start the ring of CPU %u, "
-			       "using /dev/fuse",
-			       i);
+			log_error("io_uring: cannot start the ring of CPU %u, "
+				  "using /dev/fuse",
+				  i);
 			force_fallback(&U.q[i]);
 			continue;
 		}
@@ -780,6 +592,7 @@ int uring_install(struct fuse_session *se, int allow)
 	U.fd = fuse_session_fd(se);
 	if (!allow)
 		return 0;
+	scratch_set_transport(uring_reply_buf);
 	return fuse_session_custom_io(se, &io, U.fd) == 0 ? 0 : -1;
 }
 
@@ -799,13 +612,6 @@ void uring_stop(void)
 		U.q[i].started = 0;
 	}
 	/* a reader may still be serving: the buffers stay until it ends */
-	pthread_mutex_lock(&R.lock);
-	R.quit = 1;
-	R.head = R.tail = NULL;
-	pthread_cond_broadcast(&R.more);
-	pthread_mutex_unlock(&R.lock);
-	for (i = 0; i < R.n; i++)
-		pthread_join(R.tid[i], NULL);
-	R.n = 0;
+	uring_readers_stop();
 	free_rings();
 }

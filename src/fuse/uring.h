@@ -22,11 +22,4 @@ int uring_install(struct fuse_session *se, int allow);
 /* After the session loop has ended: stop and free the rings, if any. */
 void uring_stop(void);
 
-/*
- * The reply buffer of the ring request that this thread is serving, or
- * NULL (not a ring request, or smaller than size). Data placed here and
- * given to fuse_reply_buf() reaches the kernel without a copy.
- */
-char *uring_reply_buf(size_t size);
-
 #endif

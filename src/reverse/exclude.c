@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exitcodes.h"
-#include "log.h"
+#include "base/exitcodes.h"
+#include "base/log.h"
 #include "reverse/reverse.h"
 #include "reverse/rv.h"
 

@@ -24,9 +24,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "exitcodes.h"
+#include "base/exitcodes.h"
 #include "fuse/uring.h"
-#include "log.h"
+#include "base/log.h"
 #include "reverse/reverse.h"
 #include "reverse/rv.h"
 #include "sys/sys.h"

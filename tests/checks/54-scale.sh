@@ -3,7 +3,7 @@
 # group: scale: a tree far larger than the daemon's descriptor limit (issue
 # 7, "Scale"). The daemon keeps one O_PATH descriptor per inode the kernel
 # knows and the kernel forgets inodes only under memory pressure, so without
-# the fd budget (src/fuse/inode.c: a reaper thread asks the kernel to drop
+# the fd budget (src/fuse/budget.c: a reaper thread asks the kernel to drop
 # least recently used dentries above a high watermark) a tree of more files
 # than RLIMIT_NOFILE fails with EMFILE. Through the real command line
 # (`vcryptfs -passfile F CIPHERDIR MNT`, foreground, started under

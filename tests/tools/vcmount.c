@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exitcodes.h"
 #include "crypto/ct.h"
-#include "exitcodes.h"
 #include "format/keys.h"
-#include "mount.h"
+#include "fuse/mount.h"
 
 static int hexval(int c)
 {

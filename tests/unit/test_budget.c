@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The inode table's fd budget (src/fuse/inode.c) against a fake kernel: a
- * dentry cache of (parent, name) -> inode that the reaper's inval callback
+ * The inode table's fd budget (src/fuse/inode.c, budget.c) against a fake
+ * kernel: a dentry cache of (parent, name) -> inode that the reaper's inval callback
  * drops (with the subtree of a directory, as d_invalidate does), sending
  * the FORGET (inode_unref) itself; busy dentries are unhashed but their
  * inodes are not forgotten. Checks: the table comes down under the high

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/secmem.h"
 #include "crypto/kdf.h"
 #include "crypto/ossl_aead.h"
 #include "format/config.h"
 #include "format/keys.h"
-#include "secmem.h"
 #include "th.h"
 
 #define PASSWORD "vcryptfs-example-password"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fsck_run() (src/fsck.c) on cipher directories written here with the
+ * fsck_run() (src/fsck/fsck.c) on cipher directories written here with the
  * format layer, for the cases the mount-based tamper group cannot reach
  * easily: empty and header-only files, an explicit (non-sparse) all-zero
  * block, a short all-zero last block, a tail shorter than the overhead, a
@@ -23,7 +23,7 @@
 #include "format/header.h"
 #include "format/keys.h"
 #include "format/names.h"
-#include "fsck.h"
+#include "fsck/fsck.h"
 #include "th.h"
 
 static struct volume vol;

@@ -20,6 +20,7 @@
 #include "crypto/ossl_aead.h"
 #include "format/keys.h"
 #include "fuse/fs.h"
+#include "fuse/rw.h"
 #include "th.h"
 
 #define MAXSZ (96 * 1024)
@@ -46,10 +47,12 @@ static int model_check(struct inode *in, int fd, const char *what, int op)
 			(long long)ps, msize);
 		return -1;
 	}
-	if (backing_size(fd) != (off_t)fc_cipher_size(fs.vol, msize)) {
+	if (backing_size(fd) !=
+	    (off_t)content_plain_to_cipher_size(fs.vol->cipher, msize)) {
 		th_fail("op %d (%s): backing size %lld, formula %llu", op, what,
 			(long long)backing_size(fd),
-			(unsigned long long)fc_cipher_size(fs.vol, msize));
+			(unsigned long long)content_plain_to_cipher_size(
+				fs.vol->cipher, msize));
 		return -1;
 	}
 	n = fs_content_read(in, fd, (char *)got, MAXSZ, 0);
@@ -68,8 +71,8 @@ static void run_cipher(enum content_cipher c, const char *label,
 	char path[512];
 	struct stat st;
 	struct inode *in;
-	uint8_t hdr0[FC_HEADER_LEN];
-	uint8_t hdr1[FC_HEADER_LEN];
+	uint8_t hdr0[HEADER_LEN];
+	uint8_t hdr1[HEADER_LEN];
 	uint8_t buf[24000];
 	int rootfd;
 	int pfd;
@@ -193,7 +196,8 @@ static void run_cipher(enum content_cipher c, const char *label,
 	}
 	{
 		uint8_t b;
-		off_t at = (off_t)FC_HEADER_LEN + 3 * (off_t)fc_cbs(&vol) + 30;
+		off_t at = (off_t)HEADER_LEN +
+			   3 * (off_t)content_cipher_bs(vol.cipher) + 30;
 		ssize_t n;
 
 		ok = pread(fd, &b, 1, at) == 1;

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mounting: what main.c hands to the FUSE layer once the volume is
+ * unlocked. Spec: ../shared/FORMAT.md sections 12.1, 12.3 and 13.5.
+ */
+#ifndef VCRYPTFS_MOUNT_H
+#define VCRYPTFS_MOUNT_H
+
+#include "format/volume.h"
+
+struct mount_opts {
+	const char *cipherdir;	/* absolute path */
+	const char *mountpoint; /* absolute path */
+	int foreground;		/* -fg */
+	int readonly;		/* -ro */
+	int allow_other;	/* -allow_other */
+	int nonempty;		/* -nonempty */
+	int nosyslog;		/* -nosyslog */
+	int sharedstorage;	/* -sharedstorage */
+	int fusedebug;		/* -fusedebug */
+	int debug;		/* -d */
+	int quiet;		/* -q */
+	int noprealloc;		/* -noprealloc */
+	int nouring;		/* -nouring: never FUSE over io_uring */
+	int notifypid;		/* -notifypid, 0 if none */
+	const char *ko;		/* -ko kernel options, or NULL */
+	const char *fsname;	/* -fsname, or NULL (default: cipherdir) */
+	const char *badname;	/* -badname glob, or NULL */
+};
+
+/* Mount and serve until unmounted. Takes ownership of vol's keys (wipes
+ * them at exit). Returns a process exit code from exitcodes.h. */
+int mount_run(const struct mount_opts *o, struct volume *vol);
+
+struct fuse_session;
+/* The session of the running mount (fuse/mount.c), NULL outside serve(). */
+struct fuse_session *mount_session(void);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The content API of the FUSE daemon: plaintext reads, writes, truncate,
+ * SEEK_DATA/SEEK_HOLE and size on a backing fd (rw.c, rw_read.c,
+ * rw_write.c, rw_seek.c); the reply buffer of reads is scratch.h's.
+ * Spec: ../shared/FORMAT.md 4 (header, blocks, sizes, holes). Depends on:
+ * format/content.h, fuse/inode.h, fuse/par.h, sys/sys.h. Lock notes: the
+ * caller holds in->content as said below. Not proved.
+ */
+#ifndef VCRYPTFS_FUSE_RW_H
+#define VCRYPTFS_FUSE_RW_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "fuse/inode.h"
+
+/* Content I/O on a read-write (or read-only for reads) backing fd. The
+ * caller holds in->content (shared for read, exclusive for write and
+ * truncate). */
+ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
+			off_t off);
+ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
+			 off_t off);
+int fs_content_truncate(struct inode *in, int fd, off_t size);
+/* SEEK_DATA / SEEK_HOLE in plaintext offsets, conservative: a hole is
+ * only reported for whole blocks that are holes in the backing file.
+ * Returns the offset or -errno (-ENXIO past the end). */
+off_t fs_content_seek(int fd, off_t off, int whence);
+/* Plaintext size of the open file. */
+int fs_content_size(int fd, off_t *size);
+
+#endif
