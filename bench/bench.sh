@@ -112,6 +112,19 @@ run_step() {
 
 # ------------------------------------------------------------ helpers
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# awk's med(k): the median of val[k, 1..cnt[k]] (insertion sort), for the
+# mount tables below
+AWK_MED='
+function med(k,   n, i, j, v, t) {
+	n = cnt[k]
+	for (i = 1; i <= n; i++) v[i] = val[k, i]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+'
 kv() { # key -> median from the crypto step, or N/A
 	awk -F'\t' -v k="$1" '$1 == k { v = $2 } END { print (v == "") ? "N/A" : v }' \
 		"$tmp/crypto/crypto.kv" 2>/dev/null || echo N/A
@@ -527,16 +540,7 @@ sgow=$(awk -F'\t' '$1 == "XChaCha20-Poly1305-Go" { print $2 }' "$tmp/speed.go")
 			"MB/s for write and read, seconds for the rest; (xN) is the" \
 			"ratio to gocryptfs, higher is better."
 		echo
-		awk -F'\t' '
-		function med(k,   n, i, j, v, t) {
-			n = cnt[k]
-			for (i = 1; i <= n; i++) v[i] = val[k, i]
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-					t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-				}
-			return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-		}
+		awk -F'\t' "$AWK_MED"'
 		{
 			k = $1 SUBSEP $2
 			val[k, ++cnt[k]] = ($5 != "") ? $5 : $4
@@ -615,16 +619,7 @@ gnuplot -e "datafile='$tmp/crypto.dat'; outfile='$tmp/crypto.png'; ncols=$ncols;
 	bench/plot_crypto.gp 2>"$tmp/gp1.err" || plot_ok=0
 if [ "$mount_state" = ok ]; then
 	for kind in stream tree; do
-		awk -F'\t' -v kind="$kind" '
-		function med(k,   n, i, j, v, t) {
-			n = cnt[k]
-			for (i = 1; i <= n; i++) v[i] = val[k, i]
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-					t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-				}
-			return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-		}
+		awk -F'\t' -v kind="$kind" "$AWK_MED"'
 		{
 			s = ($5 != "")
 			if ((kind == "stream") != s) next

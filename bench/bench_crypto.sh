@@ -9,7 +9,7 @@
 #     CPU has it; absent kernels stay N/A, never estimated), the baseline
 #     build ($BUILD/bench/bench_crypto, no -march) at every size in
 #     BENCH_SIZES and the -march=native twin ($BUILD/bench-native/
-#     bench_crypto, mk/simd.mk) at 4096; the proved reference
+#     bench_crypto, mk/bench.mk) at 4096; the proved reference
 #     xchachapoly_seal and the stitched AVX2 seal at 4096;
 #   - OpenSSL EVP_chacha20_poly1305 in-process (same loop, one context,
 #     only the IV changes) at every size;

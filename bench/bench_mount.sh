@@ -35,6 +35,16 @@
 # absolute numbers are noisy: compare ratios from the same run. Needs root
 # for drop_caches (without it the caches stay warm, and it says so).
 # Every mount is unmounted on every exit path.
+# Backing: `-b disk` (default) puts the cipher directories (and the plain
+# and passthrough ones) in a temp dir under BENCH_TMP (default /tmp, a
+# disk here); `-b tmpfs` puts that temp dir on a tmpfs of its own (root
+# only), which takes the disk out of the figures: what is left is FUSE and
+# crypto. drop_caches does not empty a tmpfs, so there every read comes
+# from memory. vcryptfs's large reads reopen the file with O_DIRECT
+# (src/fuse/rw.c pread_odirect): since Linux 6.6 tmpfs accepts O_DIRECT as
+# a plain page-cache copy (no EINVAL, so no fallback, and the reopen buys
+# nothing); before 6.6 the open fails with EINVAL and the first such read
+# turns O_DIRECT off for the mount (reads are normal preads from then on).
 # FUSE over io_uring: the fuse module serves it only with its parameter
 # enable_uring=Y (Linux 6.14+). As root this script turns it on for the run
 # and puts the old value back at exit (BENCH_URING=0 leaves it alone).
@@ -51,10 +61,11 @@ URING=${BENCH_URING:-1}
 URING_PARAM=/sys/module/fuse/parameters/enable_uring
 URING_OLD=""
 OUT=""
+BACKING=${BENCH_BACKING:-disk}
 
 usage() {
-	echo "usage: bench_mount.sh [-o FILE.tsv]" >&2
-	echo "env: BUILD ROUNDS SIZE_MIB BENCH_FILES BENCH_XCHACHA BENCH_TMP" >&2
+	echo "usage: bench_mount.sh [-o FILE.tsv] [-b disk|tmpfs]" >&2
+	echo "env: BUILD ROUNDS SIZE_MIB BENCH_FILES BENCH_XCHACHA BENCH_TMP BENCH_BACKING" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -62,6 +73,11 @@ while [ $# -gt 0 ]; do
 	-o)
 		[ $# -ge 2 ] || usage
 		OUT=$2
+		shift 2
+		;;
+	-b)
+		[ $# -ge 2 ] || usage
+		BACKING=$2
 		shift 2
 		;;
 	*) usage ;;
@@ -78,7 +94,21 @@ command -v gocryptfs >/dev/null || die "gocryptfs not installed"
 command -v fusermount3 >/dev/null || die "fusermount3 not installed"
 [ -e /dev/fuse ] || die "no /dev/fuse"
 
+case $BACKING in
+disk | tmpfs) ;;
+*) usage ;;
+esac
 tmp=$(mktemp -d "${BENCH_TMP:-/tmp}/vcryptfs-bench.XXXXXX")
+TMPFS=""
+if [ "$BACKING" = tmpfs ]; then
+	# room for the tarball, one streaming file and one tree at a time
+	mount -t tmpfs -o "size=$((SIZE_MIB * 2 + 4096))m,mode=0700" \
+		vcryptfs-bench "$tmp" || {
+		rmdir "$tmp"
+		die "cannot mount a tmpfs on $tmp (-b tmpfs needs root)"
+	}
+	TMPFS=$tmp
+fi
 MOUNTS=()
 CHILD=""
 cleanup() {
@@ -94,7 +124,12 @@ cleanup() {
 				fusermount3 -u -z "$m" 2>/dev/null
 		fi
 	done
-	rm -rf "$tmp"
+	if [ -n "$TMPFS" ]; then
+		umount "$TMPFS" 2>/dev/null || umount -l "$TMPFS"
+		rmdir "$TMPFS"
+	else
+		rm -rf "$tmp"
+	fi
 	if [ -n "$URING_OLD" ]; then
 		echo "$URING_OLD" >"$URING_PARAM" 2>/dev/null
 	fi
@@ -325,6 +360,7 @@ echo "versions: $("$VC" -version 2>/dev/null | head -n1);" \
 echo "streaming: $SIZE_MIB MiB, dd bs=1M (write with conv=fsync;" \
 	"read after remount + drop_caches)"
 echo "FUSE over io_uring (vcryptfs only): $uring_note"
+echo "backing: $BACKING ($(df -T "$tmp" | awk 'NR == 2 { print $2 }') at $tmp)"
 echo "small files: $nfiles files, $tree_mb MB, from $used"
 echo "MB/s for write/read, seconds for the rest; (xN) = ratio to" \
 	"gocryptfs of the same cipher, higher is better"

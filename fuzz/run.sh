@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Driver for the fuzz targets (called by fuzz/fuzz.mk; see fuzz/README.md).
+# Driver for the fuzz targets (called by mk/fuzz.mk; see fuzz/README.md).
 #   run.sh campaign DIFF_SECONDS OTHER_SECONDS TARGET...
 #       runs each libFuzzer binary fuzz/build/<t> for DIFF_SECONDS
 #       (fuzz_diff_*) or OTHER_SECONDS (parsers), one process each (the two

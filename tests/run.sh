@@ -14,9 +14,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export VCRYPTFS_ROOT=$PWD
-# Test data (FORMAT.md, vectors/, examples/): see mk/shared_dir.sh. Tests
+# Test data (FORMAT.md, vectors/, examples/): see scripts/shared_dir.sh. Tests
 # read $VCRYPTFS_SHARED; a missing folder makes them fail, never skip.
-. mk/shared_dir.sh
+. scripts/shared_dir.sh
 echo "test data: $VCRYPTFS_SHARED"
 pass=0 fail=0 skip=0
 failed_cases=()

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fuse/fs.h"
@@ -46,14 +47,64 @@ int fs_stat_inode(struct inode *in, struct stat *st)
 	return fs_fix_stat(in->fd, st);
 }
 
+/*
+ * fstat(2) of an open backing file. On sshfs, and any FUSE backing that
+ * works by path, fstat asks by the path the file was opened under: when
+ * another client renamed a parent directory that is ENOENT, while the
+ * open file still reads. lseek(SEEK_END) makes the kernel refresh the
+ * attributes through the open handle instead, and statx with
+ * AT_STATX_DONT_SYNC then returns what it got. 0 / -errno.
+ */
+static int stat_open_file(int fd, struct stat *st)
+{
+	struct statx sx;
+	off_t pos;
+
+	if (fstat(fd, st) == 0)
+		return 0;
+	if (errno != ENOENT && errno != ESTALE)
+		return -errno;
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (pos < 0 || lseek(fd, 0, SEEK_END) < 0 ||
+	    lseek(fd, pos, SEEK_SET) < 0 ||
+	    statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_BASIC_STATS,
+		  &sx) != 0)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	st->st_ino = (ino_t)sx.stx_ino;
+	st->st_mode = (mode_t)sx.stx_mode;
+	st->st_nlink = (nlink_t)sx.stx_nlink;
+	st->st_uid = sx.stx_uid;
+	st->st_gid = sx.stx_gid;
+	st->st_rdev = makedev(sx.stx_rdev_major, sx.stx_rdev_minor);
+	st->st_size = (off_t)sx.stx_size;
+	st->st_blksize = (blksize_t)sx.stx_blksize;
+	st->st_blocks = (blkcnt_t)sx.stx_blocks;
+	st->st_atim.tv_sec = sx.stx_atime.tv_sec;
+	st->st_atim.tv_nsec = sx.stx_atime.tv_nsec;
+	st->st_mtim.tv_sec = sx.stx_mtime.tv_sec;
+	st->st_mtim.tv_nsec = sx.stx_mtime.tv_nsec;
+	st->st_ctim.tv_sec = sx.stx_ctime.tv_sec;
+	st->st_ctim.tv_nsec = sx.stx_ctime.tv_nsec;
+	return 0;
+}
+
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
+	struct inode *in = inode_from_ino(ino);
 	struct stat st;
-	int rc = fs_stat_inode(inode_from_ino(ino), &st);
+	int rc;
 
-	(void)fi;
-
+	/* fstat(2) of an open file: ask its descriptor (see above; the
+	 * inode's O_PATH descriptor has the same stale path). */
+	if (fi != NULL && S_ISREG(in->type)) {
+		rc = stat_open_file((int)fi->fh, &st);
+		if (rc == 0)
+			rc = fs_fix_stat((int)fi->fh, &st);
+	} else
+		rc = fs_stat_inode(in, &st);
 	if (rc != 0)
 		fuse_reply_err(req, -rc);
 	else

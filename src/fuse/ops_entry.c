@@ -467,9 +467,10 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	if (renameat2(od->fd, oc.disk, nd->fd, nc.disk, flags) != 0) {
 		rc = -errno;
-		/* The target may be an "empty" directory holding a diriv. */
-		if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 &&
-		    rmdir_backing(nd->fd, nc.disk) == 0) {
+		/* The target may be an "empty" directory holding a diriv
+		 * (sshfs says EPERM: SFTP has only a generic failure code). */
+		if ((rc == -ENOTEMPTY || rc == -EEXIST || rc == -EPERM) &&
+		    flags == 0 && rmdir_backing(nd->fd, nc.disk) == 0) {
 			rc = renameat2(od->fd, oc.disk, nd->fd, nc.disk, 0) != 0
 				     ? -errno
 				     : 0;

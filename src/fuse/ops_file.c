@@ -96,6 +96,8 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		pthread_rwlock_wrlock(&in->content);
 		inode_fileid_clear(in);
 		pthread_rwlock_unlock(&in->content);
+	} else {
+		(void)fs_fileid_recheck(in, fd);
 	}
 	/* A program that opens a file to read it sends the first READ a round
 	 * trip from now: the disk can fetch the start of the file meanwhile
@@ -274,6 +276,12 @@ static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 	last = end / bs * bs;
 	if (first >= last) /* no whole block: up to 2 * 4096 - 2 bytes */
 		return write_zeros(in, fd, off, end);
+	/* The whole blocks first: a backing without hole punching (sshfs:
+	 * EOPNOTSUPP) must leave the file as it was, edges included. */
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)HEADER_LEN + first / bs * cbs,
+		      (last - first) / bs * cbs) != 0)
+		return -errno;
 	if (first > off) {
 		n = fs_content_write(in, fd, zeros, (size_t)(first - off), off);
 		if (n < 0)
@@ -284,10 +292,6 @@ static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 		if (n < 0)
 			return (int)n;
 	}
-	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		      (off_t)HEADER_LEN + first / bs * cbs,
-		      (last - first) / bs * cbs) != 0)
-		return -errno;
 	return 0;
 }
 

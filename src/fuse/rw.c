@@ -70,6 +70,52 @@ int rw_fileid(struct inode *in, int fd, uint8_t fileid[16])
 	return 0;
 }
 
+/*
+ * The file-ID cache rule (issue 22). inode->fileid keeps the file ID of
+ * the header, so a read costs no header read. Another writer of the cipher
+ * directory (a second mount, gocryptfs, a sync tool's in-place update) can
+ * truncate and rewrite the file in place: same inode, a new header, a new
+ * file ID, and with the old ID every block fails authentication (EIO),
+ * where gocryptfs, which keeps the ID only while the file is open, reads
+ * the new content.
+ *
+ * Rule: the cached ID is compared with the header on disk at every open
+ * (fs_open, mounts without -sharedstorage; -sharedstorage drops the cache
+ * there outright) and once more when a read finds a block that fails
+ * authentication (a reader that kept the file open over the rewrite); on a
+ * mismatch the cache is dropped and the read tried again, once. A block
+ * that still fails is EIO, as before.
+ *
+ * Why the header bytes and not ctime, size or the inode generation: the
+ * generation is not in stat (an ext4 ioctl only, absent on tmpfs, sshfs,
+ * NFS); sshfs speaks SFTP v3, whose attributes have mtime in whole seconds
+ * and no ctime, so a same-size rewrite within one second changes no stat
+ * field; and a sync tool (rsync -t, unison) sets the old mtime back. The
+ * 18 header bytes are what decides, and reading them costs one small pread
+ * per open, mostly from the page cache that the open's readahead fills.
+ *
+ * Dropping the cache is always safe: a writer of this mount writes the
+ * header before it caches the ID, so the next rw_fileid() reads the ID
+ * the file has. Returns 1 when the cache was dropped, 0 when it was right
+ * (or empty).
+ */
+int fs_fileid_recheck(struct inode *in, int fd)
+{
+	uint8_t hdr[HEADER_LEN];
+	uint8_t cached[16];
+	uint8_t now[16];
+	ssize_t n;
+
+	if (!inode_fileid_get(in, cached))
+		return 0;
+	n = sys_pread_full(fd, hdr, sizeof(hdr), 0);
+	if (n == (ssize_t)sizeof(hdr) && header_parse(now, hdr) == 0 &&
+	    memcmp(now, cached, sizeof(now)) == 0)
+		return 0;
+	inode_fileid_clear(in);
+	return 1;
+}
+
 void rw_log_eio(struct inode *in, uint64_t block)
 {
 	int first;

@@ -23,6 +23,10 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 			 off_t off);
 int fs_content_truncate(struct inode *in, int fd, off_t size);
+/* Compare the cached file ID with the header read through fd; drop the
+ * cache when they differ (the file was rewritten behind the mount). 1 when
+ * dropped. See rw.c for the rule. */
+int fs_fileid_recheck(struct inode *in, int fd);
 /* SEEK_DATA / SEEK_HOLE in plaintext offsets, conservative: a hole is
  * only reported for whole blocks that are holes in the backing file.
  * Returns the offset or -errno (-ENXIO past the end). */

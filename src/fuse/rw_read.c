@@ -120,10 +120,12 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	ssize_t n;
 	ssize_t ret;
 	int direct;
+	int retried = 0;
 	int rc;
 
 	if (size == 0 || off < 0)
 		return 0;
+again:
 	rc = rw_fileid(in, fd, fileid);
 	if (rc == -ENODATA)
 		return 0;
@@ -158,6 +160,11 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 			((size_t)n + (size_t)rw_cbs() - 1) / (size_t)rw_cbs();
 
 		rc = par_run(open_range, &j, nblk, PAR_MIN_BLOCKS);
+		if (rc != 0 && !retried && fs_fileid_recheck(in, fd)) {
+			retried = 1; /* rewritten behind us: a new file ID */
+			secmem_wipe(pbuf, nb * CONTENT_PLAIN_BS);
+			goto again;
+		}
 		if (rc != 0) {
 			rw_log_eio(in, first + (uint64_t)rc - 1);
 			ret = -EIO;

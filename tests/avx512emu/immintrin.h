@@ -6,7 +6,7 @@
  * Semantics from the Intel Intrinsics Guide: unpack* work per 128-bit lane
  * as in SSE2; _mm512_shuffle_i32x4 takes lanes 0-1 from a and 2-3 from b,
  * each chosen by two bits of imm. Found only through -Itests/avx512emu in
- * the mk/simd.mk rule for test_avx512_emul; never used by the real build.
+ * the mk/tests.mk rule for test_avx512_emul; never used by the real build.
  * It checks the kernel's logic, not the CPU: real AVX-512 hardware is still
  * needed to run the kernel itself.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Runs chacha20_avx512.c, compiled against the scalar intrinsic stand-ins
- * of tests/avx512emu/immintrin.h (rule in mk/simd.mk), against the portable
+ * of tests/avx512emu/immintrin.h (rule in mk/tests.mk), against the portable
  * chacha20_xor: every length 0..2100, in place, odd alignment, counters
  * near the 2^32 wrap. Checks the kernel's data flow on CPUs without
  * AVX-512; it cannot show that real AVX-512 hardware agrees.

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # group: unit tests, every build/tests/test_* binary (gcc, hardened, -O2)
+# One case per binary, named after it without test_ (`tests/run.sh unit
+# --case format`); a binary's own name table selects further (th.c).
 . "$(dirname "$0")/lib.sh"
-n=0
-for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
-	n=$((n + 1))
-	echo "--- $t"
-	run_bin "$t"
-done
-[ "$n" -gt 0 ] || fail "no unit test binaries in $BUILD/tests"
+unit_run() {
+	echo "--- $1"
+	run_bin "$1"
+}
+unit_cases unit_run "$BUILD"/tests/test_*
 exit 0

@@ -10,6 +10,8 @@
 # manifest must equal the one computed from a plaintext copy of the tree.
 # vcryptfs-made directories must also pass gocryptfs -info and -fsck, and
 # gocryptfs-made ones vcryptfs -info. Every mount is unmounted on exit.
+# One case per option set (default xchacha aessiv plaintextnames
+# deterministic_names longnamemax64: `tests/run.sh gocryptfs --case NAME`).
 . "$(dirname "$0")/lib.sh"
 need_tool gocryptfs || exit 0
 need_tool fusermount3 || exit 0
@@ -23,15 +25,7 @@ if [ ! -x "$DEC" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d /tmp/vcryptfs-50.XXXXXX)
-mounts=()
-cleanup() {
-	for m in "${mounts[@]}"; do
-		mountpoint -q "$m" 2>/dev/null && fusermount3 -u "$m"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+vc_tmpdir 50
 
 printf 'round-trip-password\n' >"$tmp/pass"
 # random source data shared by every tree
@@ -113,14 +107,14 @@ if [ -x "$VC" ] && mkdir "$tmp/probe" &&
 fi
 [ "$vc_init_ok" = 1 ] || fail "gocryptfs: $VC -init failed, the vcryptfs -init direction cannot run"
 
-i=0
-for opts in "" "-xchacha" "-aessiv" "-plaintextnames" \
-	"-deterministic-names" "-longnamemax 64"; do
+# roundtrip OPTS: both creators (gocryptfs -init, vcryptfs -init) with the
+# -init flags OPTS ("" for the defaults)
+roundtrip() {
+	local opts=$1 creator what c m
 	for creator in gocryptfs vcryptfs; do
 		[ "$creator" = vcryptfs ] && [ "$vc_init_ok" = 0 ] && continue
-		i=$((i + 1))
 		what="$creator -init ${opts:-default}"
-		c=$tmp/c$i m=$tmp/m$i
+		c=$tmp/c-$creator${opts// /} m=$tmp/m-$creator${opts// /}
 		mkdir "$c" "$m"
 		# shellcheck disable=SC2086
 		if [ "$creator" = gocryptfs ]; then
@@ -147,15 +141,13 @@ for opts in "" "-xchacha" "-aessiv" "-plaintextnames" \
 				fail "$what: vcryptfs -info: $(tail -n 1 "$tmp/log")"
 			fi
 		fi
-		if ! gocryptfs -q -passfile "$tmp/pass" "$c" "$m" \
-			>"$tmp/log" 2>&1; then
+		if ! PASSFILE=$tmp/pass go_mount "$c" "$m" >"$tmp/log" 2>&1; then
 			fail "$what: gocryptfs mount: $(tail -n 1 "$tmp/log")"
 			continue
 		fi
-		mounts+=("$m")
 		mk_tree "$m" 2>"$tmp/log" ||
 			fail "$what: writing the tree: $(tail -n 1 "$tmp/log")"
-		fusermount3 -u "$m"
+		umnt "$m"
 		if "$DEC" "$c" -passfile "$tmp/pass" >"$tmp/got" \
 			2>"$tmp/declog" && cmp -s "$tmp/want" "$tmp/got"; then
 			pass "$what: offline decoder reads the gocryptfs-written tree ($(wc -l <"$tmp/got") entries, $(grep -o 're-encryption.*' "$tmp/declog"))"
@@ -178,5 +170,13 @@ for opts in "" "-xchacha" "-aessiv" "-plaintextnames" \
 			fi
 		fi
 	done
-done
+}
+case_default() { roundtrip ""; }
+case_xchacha() { roundtrip -xchacha; }
+case_aessiv() { roundtrip -aessiv; }
+case_plaintextnames() { roundtrip -plaintextnames; }
+case_deterministic_names() { roundtrip -deterministic-names; }
+case_longnamemax64() { roundtrip "-longnamemax 64"; }
+run_cases case_default case_xchacha case_aessiv case_plaintextnames \
+	case_deterministic_names case_longnamemax64
 exit 0

@@ -14,7 +14,8 @@
 # descriptors stay under the limit, the cipherdir is empty afterwards, the
 # daemon exits 0 on unmount. Once with $BUILD/vcryptfs, once with the
 # ASan/UBSan $SANBUILD/vcryptfs (SCALE_SAN=0 skips it; any sanitizer
-# report fails). SCALE_KEEP=1 keeps the scratch folder for a look.
+# report fails). SCALE_KEEP=1 keeps the scratch folder for a look. The two
+# runs are the cases plain and san (`tests/run.sh scale --case san`).
 . "$(dirname "$0")/lib.sh"
 for t in fusermount3 prlimit tar sha256sum python3 mountpoint; do
 	need_tool "$t" || exit 0
@@ -23,39 +24,18 @@ need_fuse scale || exit 0
 NOFILE=${SCALE_NOFILE:-512}
 NFILES=${SCALE_FILES:-5000}
 HELD=${SCALE_HELD:-100}
-tmp=$(mktemp -d /tmp/vcryptfs-54.XXXXXX)
-MOUNTS=()
+KEEP_TMP=${SCALE_KEEP:-}
+vc_tmpdir 54
 HOLDER=
-cleanup() {
+# shellcheck disable=SC2317 # called by the EXIT trap (lib.sh's vc_cleanup)
+on_exit() {
 	[ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null
-	unmount_all "${MOUNTS[@]}"
-	[ -n "${SCALE_KEEP:-}" ] || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 printf 'vc-scale-test\n' >"$tmp/pf"
 
 # The source tree: NFILES files of 0..9,000 bytes (block edges crossed) in
 # 10 x 5 nested directories, a few symlinks, one long name.
-python3 - "$tmp/src" "$NFILES" <<'PY'
-import os, random, sys
-root, n = sys.argv[1], int(sys.argv[2])
-rnd = random.Random(54)
-dirs = [os.path.join(root, "top%d" % a, "sub%d" % b)
-        for a in range(10) for b in range(5)]
-for d in dirs:
-    os.makedirs(d)
-for i in range(n):
-    d = dirs[i % len(dirs)]
-    size = rnd.choice([0, 1, 4095, 4096, 4097, rnd.randrange(9000)])
-    with open(os.path.join(d, "file%05d.dat" % i), "wb") as f:
-        f.write(rnd.randbytes(size))
-for i in range(20):
-    os.symlink("../sub0/file%05d.dat" % i,
-               os.path.join(dirs[i % len(dirs)], "link%02d" % i))
-with open(os.path.join(dirs[0], "L" * 200), "wb") as f:
-    f.write(b"long name\n")
-PY
+python3 "$LIB_DIR/scale_tree.py" "$tmp/src" "$NFILES"
 tar cf "$tmp/src.tar" -C "$tmp/src" .
 
 # sums DIR: sha256 of every regular file, sorted by path.
@@ -122,20 +102,7 @@ run_scale() {
 	fi
 
 	# 3. read all with HELD files held open meanwhile
-	python3 - "$m" "$tmp/held-$label" "$HELD" <<'PY' &
-import hashlib, os, sys, time
-root, mark, held = sys.argv[1], sys.argv[2], int(sys.argv[3])
-fs = [open(os.path.join(root, "top%d" % (i % 50 // 5), "sub%d" % (i % 5),
-                        "file%05d.dat" % i), "rb") for i in range(held)]
-open(mark, "w").write("open\n")
-while not os.path.exists(mark + ".done"):
-    time.sleep(0.05)
-out = []
-for f in fs:
-    out.append(hashlib.sha256(f.read()).hexdigest())
-    f.close()
-open(mark + ".sums", "w").write("\n".join(out) + "\n")
-PY
+	python3 "$LIB_DIR/scale_hold.py" "$m" "$tmp/held-$label" "$HELD" &
 	HOLDER=$!
 	for i in $(seq 1 100); do
 		[ -e "$tmp/held-$label" ] && break
@@ -202,7 +169,7 @@ PY
 		"$tmp/daemon-$label.log"; then
 		fail "scale: $label: daemon log: $(head -n 3 "$tmp/daemon-$label.log")"
 	fi
-	fusermount3 -u "$m" || { sleep 1; fusermount3 -u "$m"; }
+	umnt "$m"
 	if wait "$pid"; then
 		pass "scale: $label: daemon exited 0 after unmount"
 	else
@@ -210,19 +177,17 @@ PY
 	fi
 }
 
-run_scale plain "$BUILD/vcryptfs"
+case_plain() {
+	run_scale plain "$BUILD/vcryptfs"
+}
 
-if [ "${SCALE_SAN:-1}" = 0 ]; then
-	echo "SKIP: scale: ASan/UBSan daemon (SCALE_SAN=0)"
-elif [ ! -x "$SANBUILD/vcryptfs" ]; then
-	fail "scale: $SANBUILD/vcryptfs not built (make san-build)"
-else
-	san_log_to "$tmp/san"
-	run_scale san "$SANBUILD/vcryptfs"
-	unset ASAN_OPTIONS UBSAN_OPTIONS
-	if ls "$tmp/san"/* >/dev/null 2>&1; then
-		fail "scale: sanitizer reports from the daemon: $(head -c 1500 "$tmp"/san/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
-	else
-		pass "scale: no sanitizer report from the ASan/UBSan daemon"
+case_san() {
+	if want_san_daemon scale SCALE_SAN; then
+		run_scale san "$SANBUILD/vcryptfs"
+		unset ASAN_OPTIONS UBSAN_OPTIONS
+		san_verdict scale "$tmp/san" "no sanitizer report from the ASan/UBSan daemon"
 	fi
-fi
+}
+
+run_cases case_plain case_san
+exit 0

@@ -18,7 +18,9 @@
 # examples, and -xchacha, -aessiv, -plaintextnames, -deterministic-names
 # volumes, and every vcryptfs -fsck case runs once more with the ASan/UBSan
 # build (its log_path files must stay empty). Every mount is unmounted by
-# the EXIT trap.
+# the EXIT trap. Each check is a case (`tests/run.sh tamper --case NAME`),
+# one per damage kind (swap-in-file is case swap_in_file); the fresh volume
+# is made by the group's setup.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
 need_tool python3 || exit 0
@@ -32,125 +34,20 @@ fi
 HAVE_GO=0
 need_tool gocryptfs && HAVE_GO=1
 EX=${VCRYPTFS_SHARED:-${VCRYPTFS_ROOT:-$PWD}/../shared}/examples
-tmp=$(mktemp -d /tmp/vcryptfs-57.XXXXXX)
-MOUNTS=()
-cleanup() {
-	unmount_all "${MOUNTS[@]}"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+vc_tmpdir 57
 # the helpers need no site packages: -S -I starts python twice as fast
 PY="python3 -S -I"
 PF=$tmp/passfile
 echo "tamper-suite-password" >"$PF"
 echo "not-the-password" >"$tmp/wrongpass"
 
-# vc_mount CIPHERDIR MNT LOG: background daemon that keeps logging to LOG
-# (-nosyslog keeps its stderr). Returns vcryptfs's exit code.
-vc_mount() {
-	mkdir -p "$2"
-	MOUNTS+=("$2")
-	"$VC" -q -nosyslog -passfile "$PF" "$1" "$2" 2>>"$3"
+# tamper_mount CIPHERDIR MNT LOG: background daemon that keeps logging to
+# LOG (-nosyslog keeps its stderr). Returns vcryptfs's exit code.
+tamper_mount() {
+	VC_BIN=$VC PASSFILE=$PF vc_mount "$1" "$2" -nosyslog 2>>"$3"
 }
-umnt() {
-	fusermount3 -u "$1" 2>/dev/null || { sleep 1; fusermount3 -u "$1" ||
-		fusermount3 -u -z "$1"; }
-}
-# Digest of a cipher directory: every path, type, mode, size, content
-# hash, symlink target and xattr, so any write shows.
-cat >"$tmp/digest.py" <<'PY'
-import hashlib, os, stat, sys
-root = sys.argv[1]
-h = hashlib.sha256()
-for d, dirs, files in os.walk(root):
-    dirs.sort()
-    for n in sorted(dirs + files):
-        p = os.path.join(d, n)
-        st = os.lstat(p)
-        line = "%s %o %d" % (os.path.relpath(p, root), st.st_mode, st.st_size)
-        if stat.S_ISREG(st.st_mode):
-            with open(p, "rb") as f:
-                line += " " + hashlib.sha256(f.read()).hexdigest()
-        elif stat.S_ISLNK(st.st_mode):
-            line += " -> " + os.readlink(p)
-        if not stat.S_ISLNK(st.st_mode):
-            for x in sorted(os.listxattr(p)):
-                line += " %s=%s" % (x, os.getxattr(p, x).hex())
-        h.update(line.encode("utf-8", "surrogateescape") + b"\n")
-print(h.hexdigest())
-PY
-digest() { $PY "$tmp/digest.py" "$1"; }
-# damage.py OP FILE [ARGS]: one kind of damage to one backing file.
-cat >"$tmp/damage.py" <<'PY'
-import os, sys
-op, path = sys.argv[1], sys.argv[2]
-args = [int(a) for a in sys.argv[3:] if a.lstrip("-").isdigit()]
-def flip(off, bit=0x01):
-    with open(path, "r+b") as f:
-        f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0] ^ bit]))
-def flip_letter(s, start=0):
-    # one flipped bit that keeps base64: toggle the case of a letter
-    for i in range(start, len(s)):
-        if s[i].isalpha():
-            return s[:i] + s[i].swapcase() + s[i + 1:]
-    raise SystemExit("no letter")
-if op == "flip":                      # flip OFFSET
-    flip(args[0])
-elif op == "swap":                    # swap OFF1 OFF2 LEN (same file)
-    with open(path, "r+b") as f:
-        f.seek(args[0]); a = f.read(args[2])
-        f.seek(args[1]); b = f.read(args[2])
-        f.seek(args[0]); f.write(b); f.seek(args[1]); f.write(a)
-elif op == "swap2":                   # swap2 OFF LEN OTHERFILE (same range)
-    other = sys.argv[5]
-    with open(path, "r+b") as f, open(other, "r+b") as g:
-        f.seek(args[0]); a = f.read(args[1])
-        g.seek(args[0]); b = g.read(args[1])
-        f.seek(args[0]); f.write(b); g.seek(args[0]); g.write(a)
-elif op == "copyhdr":                 # copyhdr FROMFILE
-    with open(sys.argv[3], "rb") as g:
-        h = g.read(18)
-    with open(path, "r+b") as f:
-        f.write(h)
-elif op == "truncate":                # truncate SIZE (negative: from end)
-    n = args[0] if args[0] >= 0 else os.path.getsize(path) + args[0]
-    os.truncate(path, n)
-elif op == "append":                  # append N random bytes
-    with open(path, "ab") as f:
-        f.write(os.urandom(args[0]))
-elif op == "rename":                  # flip a bit of an entry's name
-    d, n = os.path.split(path)
-    os.rename(path, os.path.join(d, flip_letter(n)))
-elif op == "namefile":                # flip a bit of a .name file's text
-    os.chmod(path, 0o644)
-    with open(path) as f:
-        s = f.read()
-    with open(path, "w") as f:
-        f.write(flip_letter(s, 5))
-    os.chmod(path, 0o444)
-elif op == "conf":                    # flip a bit of the wrapped key
-    with open(path) as f:
-        s = f.read()
-    i = s.index('"EncryptedKey"') + 20
-    s = s[:i] + flip_letter(s[i:i + 40]) + s[i + 40:]
-    os.chmod(path, 0o600)
-    with open(path, "w") as f:
-        f.write(s)
-    os.chmod(path, 0o400)
-elif op == "xattr":                   # flip a bit of every user.* value
-    for x in os.listxattr(path):
-        v = bytearray(os.getxattr(path, x))
-        v[20] ^= 1
-        os.setxattr(path, x, bytes(v))
-elif op == "symlink":                 # flip a bit of the stored target
-    t = os.readlink(path)
-    os.unlink(path)
-    os.symlink(flip_letter(t, 10), path)
-else:
-    raise SystemExit("unknown op " + op)
-PY
-damage() { $PY "$tmp/damage.py" "$@"; }
+digest() { $PY "$LIB_DIR/digest.py" "$1"; }
+damage() { $PY "$LIB_DIR/damage.py" "$@"; }
 
 # fill MNT: files of several blocks, a long name, a symlink, an xattr, a
 # subdirectory.
@@ -178,7 +75,7 @@ if ! "$VC" -init -q -scryptn 10 -passfile "$PF" "$BASE" >/dev/null 2>&1; then
 	fail "tamper: vcryptfs -init failed"
 	exit 0
 fi
-if ! vc_mount "$BASE" "$tmp/m" "$tmp/base.log"; then
+if ! tamper_mount "$BASE" "$tmp/m" "$tmp/base.log"; then
 	fail "tamper: fresh volume did not mount"
 	exit 0
 fi
@@ -240,14 +137,6 @@ go_fsck() {
 			"$(grep -m1 -E 'fsck|rror' "$tmp/go.out")"
 	fi
 }
-
-fsck_case "fresh volume" "$BASE" 0 'fsck summary: no problems found'
-go_fsck "fresh volume" "$BASE" 0
-# wrong password: the unlock exit code, no walk
-"$VC" -fsck -passfile "$tmp/wrongpass" "$BASE" >/dev/null 2>&1
-rc=$?
-[ "$rc" = 12 ] && pass "tamper: -fsck with a wrong password exits 12" ||
-	fail "tamper: -fsck with a wrong password exited $rc, want 12"
 
 # ---------------------------------------------------------------------------
 # Damage kinds. Each: KIND|MOUNTCHECK|FSCK_REGEX, with the damage done by
@@ -361,15 +250,19 @@ mount_check() {
 KINDS=(block tag nonce header fileid name diriv namefile conf swap-in-file
 	swap-files truncated-block short-tail truncated-header garbage copied-header
 	xattr-value symlink)
-for k in "${KINDS[@]}"; do
+
+# damage_case KIND: one copy of the fresh volume, damaged one way, through
+# (a) the mount, (b) vcryptfs -fsck, (c) gocryptfs -fsck.
+damage_case() {
+	local k=$1 c log rc why want what
 	c=$tmp/c-$k
 	cp -a "$BASE" "$c"
-	do_damage "$k" "$c" || { fail "tamper: $k: damaging failed"; continue; }
+	do_damage "$k" "$c" || { fail "tamper: $k: damaging failed"; return; }
 	log=$tmp/$k.log
 	: >"$log"
 	# (a) the mount
 	if [ "$k" = conf ]; then
-		vc_mount "$c" "$tmp/mc-$k" "$log"
+		tamper_mount "$c" "$tmp/mc-$k" "$log"
 		rc=$?
 		if [ "$rc" = 12 ] && ! mountpoint -q "$tmp/mc-$k"; then
 			MOUNT_RES[$k]="refused, exit 12"
@@ -379,7 +272,7 @@ for k in "${KINDS[@]}"; do
 			fail "tamper: $k: mount exited $rc, want 12"
 			mountpoint -q "$tmp/mc-$k" && umnt "$tmp/mc-$k"
 		fi
-	elif vc_mount "$c" "$tmp/mc-$k" "$log"; then
+	elif tamper_mount "$c" "$tmp/mc-$k" "$log"; then
 		if why=$(mount_check "$k" "$tmp/mc-$k" "$log"); then
 			case "$k" in
 			name | diriv | namefile) MOUNT_RES[$k]="hidden, logged" ;;
@@ -412,171 +305,229 @@ for k in "${KINDS[@]}"; do
 	[ "$k" = conf ] && FSCK_RES[$k]="exit 12 ($(tail -n1 "$tmp/fsck.err"))"
 	# (c) gocryptfs -fsck
 	go_fsck "$k" "$c" "$want"
+}
+# one case per kind: case_block, case_swap_in_file, ...
+for k in "${KINDS[@]}"; do
+	eval "case_${k//-/_}() { damage_case $k; }"
 done
+
+# the fresh volume itself, and a wrong password (the unlock exit code, no walk)
+case_fresh() {
+	local rc
+	fsck_case "fresh volume" "$BASE" 0 'fsck summary: no problems found'
+	go_fsck "fresh volume" "$BASE" 0
+	"$VC" -fsck -passfile "$tmp/wrongpass" "$BASE" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 12 ] && pass "tamper: -fsck with a wrong password exits 12" ||
+		fail "tamper: -fsck with a wrong password exited $rc, want 12"
+}
 
 # ---------------------------------------------------------------------------
 # Clean volumes: the two gocryptfs 2.3 examples (symlinks restored by
 # prep_example, lib.sh) and one volume per option set, filled through a mount.
 CLEAN=()
-for name in aesgcm xchacha; do
-	d=$EX/gocryptfs-2.3-$name
-	if [ ! -d "$d/cipherdir" ]; then
-		fail "tamper: example $d missing"
-		continue
-	fi
-	prep_example "$d/cipherdir" "$tmp/ex-$name"
-	cp "$d/passfile.txt" "$tmp/ex-$name.pass"
-	before=$(digest "$tmp/ex-$name")
-	"$VC" -fsck -passfile "$d/passfile.txt" "$tmp/ex-$name" >"$tmp/fsck.out" 2>&1
-	rc=$?
-	if [ "$rc" = 0 ] && grep -qx 'fsck summary: no problems found' "$tmp/fsck.out" &&
-		[ "$(digest "$tmp/ex-$name")" = "$before" ]; then
-		pass "tamper: -fsck clean on gocryptfs 2.3 example $name"
-	else
-		fail "tamper: -fsck on example $name exited $rc"
-		sed 's/^/    /' "$tmp/fsck.out" | head -n 5
-	fi
-	CLEAN+=("$tmp/ex-$name")
-done
-for opt in -xchacha -aessiv -plaintextnames -deterministic-names; do
-	v=$tmp/v$opt
-	mkdir "$v"
-	if ! "$VC" -init -q -scryptn 10 -passfile "$PF" $opt "$v" >/dev/null 2>&1; then
-		fail "tamper: -init $opt failed"
-		continue
-	fi
-	if vc_mount "$v" "$tmp/mv$opt" "$tmp/v$opt.log"; then
-		fill "$tmp/mv$opt" || fail "tamper: filling the $opt volume failed"
-		umnt "$tmp/mv$opt"
-	else
-		fail "tamper: $opt volume did not mount"
-		continue
-	fi
-	fsck_case "clean $opt volume" "$v" 0 'fsck summary: no problems found'
-	CLEAN+=("$v")
-done
+case_clean_examples() {
+	local name d before rc
+	for name in aesgcm xchacha; do
+		d=$EX/gocryptfs-2.3-$name
+		if [ ! -d "$d/cipherdir" ]; then
+			fail "tamper: example $d missing"
+			continue
+		fi
+		prep_example "$d/cipherdir" "$tmp/ex-$name"
+		cp "$d/passfile.txt" "$tmp/ex-$name.pass"
+		before=$(digest "$tmp/ex-$name")
+		"$VC" -fsck -passfile "$d/passfile.txt" "$tmp/ex-$name" >"$tmp/fsck.out" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ] && grep -qx 'fsck summary: no problems found' "$tmp/fsck.out" &&
+			[ "$(digest "$tmp/ex-$name")" = "$before" ]; then
+			pass "tamper: -fsck clean on gocryptfs 2.3 example $name"
+		else
+			fail "tamper: -fsck on example $name exited $rc"
+			sed 's/^/    /' "$tmp/fsck.out" | head -n 5
+		fi
+		CLEAN+=("$tmp/ex-$name")
+	done
+}
+
+case_clean_options() {
+	local opt v
+	for opt in -xchacha -aessiv -plaintextnames -deterministic-names; do
+		v=$tmp/v$opt
+		mkdir "$v"
+		if ! "$VC" -init -q -scryptn 10 -passfile "$PF" $opt "$v" >/dev/null 2>&1; then
+			fail "tamper: -init $opt failed"
+			continue
+		fi
+		if tamper_mount "$v" "$tmp/mv$opt" "$tmp/v$opt.log"; then
+			fill "$tmp/mv$opt" || fail "tamper: filling the $opt volume failed"
+			umnt "$tmp/mv$opt"
+		else
+			fail "tamper: $opt volume did not mount"
+			continue
+		fi
+		fsck_case "clean $opt volume" "$v" 0 'fsck summary: no problems found'
+		CLEAN+=("$v")
+	done
+}
+
 # a hole: sparse file through the mount, still clean
-if vc_mount "$BASE" "$tmp/m" "$tmp/base.log"; then
-	truncate -s 40960 "$tmp/m/sparse" && printf end >>"$tmp/m/sparse"
-	umnt "$tmp/m"
-	fsck_case "volume with a sparse file" "$BASE" 0 'no problems found'
-fi
+case_sparse() {
+	if tamper_mount "$BASE" "$tmp/m" "$tmp/base.log"; then
+		truncate -s 40960 "$tmp/m/sparse" && printf end >>"$tmp/m/sparse"
+		umnt "$tmp/m"
+		fsck_case "volume with a sparse file" "$BASE" 0 'no problems found'
+	fi
+}
 
 # ---------------------------------------------------------------------------
 # Long names and hard links (FORMAT.md 5.7, 8): an orphan .name file, a
 # .name whose content does not hash to its object's name (gocryptfs does
 # not check either), a damaged hard-linked inode reported once.
-c=$tmp/c-orphan
-cp -a "$BASE" "$c"
-rm -f "$c/${CP[$LONG]}"
-fsck_case "orphan .name file" "$c" 26 'orphan long-name file in dir "": "gocryptfs.longname'
-go_fsck "orphan .name file" "$c" 26
-c=$tmp/c-hash
-cp -a "$BASE" "$c"
-h=${CP[$LONG]}
-h2=${h%?}A
-[ "$h2" = "$h" ] && h2=${h%?}B
-mv "$c/$h" "$c/$h2"
-mv "$c/$h.name" "$c/$h2.name"
-fsck_case "long name not matching its hash" "$c" 26 "\"$h2\": content of $h2.name does not hash"
-go_fsck "long name not matching its hash" "$c" 26
-c=$tmp/c-hardlink
-cp -a "$BASE" "$c"
-if vc_mount "$c" "$tmp/mh" "$tmp/hl.log"; then
-	ln "$tmp/mh/a.bin" "$tmp/mh/hardlink.bin"
-	umnt "$tmp/mh"
-	damage flip "$c/$A" $((B1 + NL + 5))
-	fsck_case "hard-linked damaged file" "$c" 26 'fsck summary: 1 corrupt files'
-	[ "$(grep -c 'error reading file' "$tmp/fsck.out")" = 1 ] &&
-		pass "tamper: a hard-linked inode is checked once" ||
-		fail "tamper: a hard-linked inode was reported more than once"
-else
-	fail "tamper: hard-link copy did not mount"
-fi
+case_orphan() {
+	local c
+	c=$tmp/c-orphan
+	cp -a "$BASE" "$c"
+	rm -f "$c/${CP[$LONG]}"
+	fsck_case "orphan .name file" "$c" 26 'orphan long-name file in dir "": "gocryptfs.longname'
+	go_fsck "orphan .name file" "$c" 26
+}
+
+case_hash() {
+	local c h h2
+	c=$tmp/c-hash
+	cp -a "$BASE" "$c"
+	h=${CP[$LONG]}
+	h2=${h%?}A
+	[ "$h2" = "$h" ] && h2=${h%?}B
+	mv "$c/$h" "$c/$h2"
+	mv "$c/$h.name" "$c/$h2.name"
+	fsck_case "long name not matching its hash" "$c" 26 "\"$h2\": content of $h2.name does not hash"
+	go_fsck "long name not matching its hash" "$c" 26
+}
+
+case_hardlink() {
+	local c
+	c=$tmp/c-hardlink
+	cp -a "$BASE" "$c"
+	if tamper_mount "$c" "$tmp/mh" "$tmp/hl.log"; then
+		ln "$tmp/mh/a.bin" "$tmp/mh/hardlink.bin"
+		umnt "$tmp/mh"
+		damage flip "$c/$A" $((B1 + NL + 5))
+		fsck_case "hard-linked damaged file" "$c" 26 'fsck summary: 1 corrupt files'
+		[ "$(grep -c 'error reading file' "$tmp/fsck.out")" = 1 ] &&
+			pass "tamper: a hard-linked inode is checked once" ||
+			fail "tamper: a hard-linked inode was reported more than once"
+	else
+		fail "tamper: hard-link copy did not mount"
+	fi
+}
+
 # -masterkey instead of a password (example key from FORMAT.md 14.1)
 KEY_GCM=de59192123be4ef380b8e19e3e77ecb09349fa48ebe28b53e098c84a02065604
-if [ -d "$tmp/ex-aesgcm" ]; then
-	"$VC" -fsck -masterkey "$KEY_GCM" "$tmp/ex-aesgcm" >"$tmp/fsck.out" 2>&1
+case_masterkey() {
+	local rc
+	[ -d "$tmp/ex-aesgcm" ] ||
+		prep_example "$EX/gocryptfs-2.3-aesgcm/cipherdir" "$tmp/ex-aesgcm"
+	if [ -d "$tmp/ex-aesgcm" ]; then
+		"$VC" -fsck -masterkey "$KEY_GCM" "$tmp/ex-aesgcm" >"$tmp/fsck.out" 2>&1
+		rc=$?
+		[ "$rc" = 0 ] && pass "tamper: -fsck -masterkey on example aesgcm: clean" ||
+			fail "tamper: -fsck -masterkey on example aesgcm exited $rc"
+	fi
+}
+
+case_reverse() {
+	local rc
+	"$VC" -fsck -reverse -passfile "$PF" "$BASE" >/dev/null 2>&1
 	rc=$?
-	[ "$rc" = 0 ] && pass "tamper: -fsck -masterkey on example aesgcm: clean" ||
-		fail "tamper: -fsck -masterkey on example aesgcm exited $rc"
-fi
-"$VC" -fsck -reverse -passfile "$PF" "$BASE" >/dev/null 2>&1
-rc=$?
-[ "$rc" = 1 ] && pass "tamper: -fsck -reverse refused with exit 1" ||
-	fail "tamper: -fsck -reverse exited $rc, want 1"
+	[ "$rc" = 1 ] && pass "tamper: -fsck -reverse refused with exit 1" ||
+		fail "tamper: -fsck -reverse exited $rc, want 1"
+}
+
 # SIGINT during the walk -> exit 11. Deterministic: 1500 undecryptable
 # names fill a pipe nobody reads, so -fsck blocks inside the walk; the
 # first line read proves the walk (and its signal handler) started.
-c=$tmp/c-sigint
-cp -a "$BASE" "$c"
-(cd "$c" && for i in $(seq 1 1500); do : >"junk-name-$i"; done)
-mkfifo "$tmp/fifo"
-"$VC" -fsck -passfile "$PF" "$c" >"$tmp/fifo" 2>/dev/null &
-pid=$!
-exec 3<"$tmp/fifo"
-started=0
-for i in 1 2 3 4; do # "Decrypting master key" and such come first
-	IFS= read -r -t 20 line <&3 || break
-	case "$line" in "fsck: corrupt entry"*) started=1 && break ;; esac
-done
-if [ "$started" = 1 ]; then
-	kill -INT "$pid"
-	cat <&3 >"$tmp/sigint.out"
-	wait "$pid"
-	rc=$?
-	if [ "$rc" = 11 ] && grep -qx 'fsck: aborted' "$tmp/sigint.out"; then
-		pass "tamper: SIGINT during -fsck: exit 11, \"fsck: aborted\""
-	else
-		fail "tamper: SIGINT during -fsck: exit $rc"
-	fi
-else
-	kill "$pid" 2>/dev/null
-	cat <&3 >/dev/null
-	wait "$pid"
-	fail "tamper: SIGINT test: -fsck printed no corrupt entry first"
-fi
-exec 3<&-
-
-# ---------------------------------------------------------------------------
-# The same -fsck cases with the ASan/UBSan build
-if [ ! -x "$SANVC" ]; then
-	fail "tamper: $SANVC not built (make san-build)"
-else
-	mkdir -p "$tmp/san"
-	export ASAN_OPTIONS="log_path=$tmp/san/asan"
-	export UBSAN_OPTIONS="log_path=$tmp/san/ubsan:print_stacktrace=1"
-	n=0 bad=0
-	for k in "${KINDS[@]}" orphan hash hardlink sigint; do
-		want=26
-		[ "$k" = conf ] && want=12
-		[ -d "$tmp/c-$k" ] || continue
-		"$SANVC" -fsck -passfile "$PF" "$tmp/c-$k" >/dev/null 2>&1
-		rc=$?
-		n=$((n + 1))
-		[ "$rc" = "$want" ] || { bad=1; echo "  sanitized -fsck $k: exit $rc"; }
+case_sigint() {
+	local c pid started line rc
+	c=$tmp/c-sigint
+	cp -a "$BASE" "$c"
+	(cd "$c" && for i in $(seq 1 1500); do : >"junk-name-$i"; done)
+	mkfifo "$tmp/fifo"
+	"$VC" -fsck -passfile "$PF" "$c" >"$tmp/fifo" 2>/dev/null &
+	pid=$!
+	exec 3<"$tmp/fifo"
+	started=0
+	for i in 1 2 3 4; do # "Decrypting master key" and such come first
+		IFS= read -r -t 20 line <&3 || break
+		case "$line" in "fsck: corrupt entry"*) started=1 && break ;; esac
 	done
-	for v in "$BASE" "${CLEAN[@]}"; do
-		p=$PF
-		[ -f "$v.pass" ] && p=$v.pass
-		"$SANVC" -fsck -passfile "$p" "$v" >/dev/null 2>&1
+	if [ "$started" = 1 ]; then
+		kill -INT "$pid"
+		cat <&3 >"$tmp/sigint.out"
+		wait "$pid"
 		rc=$?
-		n=$((n + 1))
-		[ "$rc" = 0 ] || { bad=1; echo "  sanitized -fsck $v: exit $rc"; }
-	done
-	unset ASAN_OPTIONS UBSAN_OPTIONS
-	if [ -n "$(cat "$tmp"/san/* 2>/dev/null)" ]; then
-		fail "tamper: sanitizer reports from -fsck"
-		head -n 20 "$tmp"/san/* | sed 's/^/    /'
-	elif [ "$bad" = 0 ]; then
-		pass "tamper: $n -fsck runs under ASan/UBSan, same exit codes, no reports"
+		if [ "$rc" = 11 ] && grep -qx 'fsck: aborted' "$tmp/sigint.out"; then
+			pass "tamper: SIGINT during -fsck: exit 11, \"fsck: aborted\""
+		else
+			fail "tamper: SIGINT during -fsck: exit $rc"
+		fi
 	else
-		fail "tamper: sanitized -fsck exit codes differ"
+		kill "$pid" 2>/dev/null
+		cat <&3 >/dev/null
+		wait "$pid"
+		fail "tamper: SIGINT test: -fsck printed no corrupt entry first"
 	fi
-fi
+	exec 3<&-
+}
 
-# ---------------------------------------------------------------------------
-# The table for the report
+# The same -fsck cases with the ASan/UBSan build (the damaged copies and
+# clean volumes the cases before it made)
+case_sanitized() {
+	local n bad k want rc v p
+	if [ ! -x "$SANVC" ]; then
+		fail "tamper: $SANVC not built (make san-build)"
+	else
+		mkdir -p "$tmp/san"
+		export ASAN_OPTIONS="log_path=$tmp/san/asan"
+		export UBSAN_OPTIONS="log_path=$tmp/san/ubsan:print_stacktrace=1"
+		n=0 bad=0
+		for k in "${KINDS[@]}" orphan hash hardlink sigint; do
+			want=26
+			[ "$k" = conf ] && want=12
+			[ -d "$tmp/c-$k" ] || continue
+			"$SANVC" -fsck -passfile "$PF" "$tmp/c-$k" >/dev/null 2>&1
+			rc=$?
+			n=$((n + 1))
+			[ "$rc" = "$want" ] || { bad=1; echo "  sanitized -fsck $k: exit $rc"; }
+		done
+		for v in "$BASE" "${CLEAN[@]}"; do
+			p=$PF
+			[ -f "$v.pass" ] && p=$v.pass
+			"$SANVC" -fsck -passfile "$p" "$v" >/dev/null 2>&1
+			rc=$?
+			n=$((n + 1))
+			[ "$rc" = 0 ] || { bad=1; echo "  sanitized -fsck $v: exit $rc"; }
+		done
+		unset ASAN_OPTIONS UBSAN_OPTIONS
+		if [ -n "$(cat "$tmp"/san/* 2>/dev/null)" ]; then
+			fail "tamper: sanitizer reports from -fsck"
+			head -n 20 "$tmp"/san/* | sed 's/^/    /'
+		elif [ "$bad" = 0 ]; then
+			pass "tamper: $n -fsck runs under ASan/UBSan, same exit codes, no reports"
+		else
+			fail "tamper: sanitized -fsck exit codes differ"
+		fi
+	fi
+}
+
+# shellcheck disable=SC2046 # the kinds are single words
+run_cases case_fresh $(printf 'case_%s ' "${KINDS[@]//-/_}") \
+	case_clean_examples case_clean_options case_sparse \
+	case_orphan case_hash case_hardlink case_masterkey case_reverse \
+	case_sigint case_sanitized
+
+# The table for the report (after every case)
 echo "# damage kind | vcryptfs mount | vcryptfs -fsck | gocryptfs -fsck exit"
 for row in "${GO_TABLE[@]}"; do
 	k=${row%%|*}

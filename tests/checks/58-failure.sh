@@ -20,7 +20,9 @@
 #    (each block read whole: the daemon's per-inode lock at work).
 # Default AES-GCM, and -xchacha with fewer crash rounds; all of it once
 # with $BUILD/vcryptfs and once with the ASan/UBSan $SANBUILD/vcryptfs
-# (FAILURE_SAN=0 skips that; any sanitizer report fails).
+# (FAILURE_SAN=0 skips that; any sanitizer report fails). The four parts
+# are cases (`tests/run.sh failure --case NAME`: crash, full_disk,
+# file_limit, concurrency), each with both daemons.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
 need_tool pgrep || exit 0
@@ -36,32 +38,22 @@ CRASHW=$BUILD/tools/crashw
 CRASHFULL=$BUILD/tools/crashfull
 CONCW=$BUILD/tools/concw
 ROUNDS=${CRASH_ROUNDS:-20}
-tmp=$(mktemp -d /tmp/vcryptfs-58.XXXXXX)
-MOUNTS=()
+vc_tmpdir 58
 WPIDS=()
-cleanup() {
+# shellcheck disable=SC2317 # called by the EXIT trap (lib.sh's vc_cleanup)
+on_exit() {
 	local p
 	for p in "${WPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	unmount_all "${MOUNTS[@]}"
-	mountpoint -q "$tmp/small" 2>/dev/null && umount "$tmp/small"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 printf 'vc-failure-test\n' >"$tmp/pf"
 
 # mnt DAEMON CIPHERDIR MNT: background mount through the real CLI.
 mnt() {
-	mkdir -p "$3"
-	MOUNTS+=("$3")
-	"$1" -q -passfile "$tmp/pf" "$2" "$3" 2>"$tmp/mnt.err"
+	VC_BIN=$1 PASSFILE=$tmp/pf vc_mount "$2" "$3" 2>"$tmp/mnt.err"
 }
 # daemon_pid CIPHERDIR MNT: the background daemon serving MNT.
 daemon_pid() {
 	pgrep -n -f -- "-passfile $tmp/pf $1 $2\$"
-}
-umnt() {
-	fusermount3 -u "$1" 2>/dev/null || { sleep 0.5; fusermount3 -u "$1"; }
 }
 # fsck_check LABEL DAEMON CIPHERDIR ALLOWED-NAMES-REGEX
 # -fsck exits 0, or 26 naming only files that match the regex.
@@ -180,6 +172,7 @@ full_disk() {
 		fail "failure: $label: cannot mount a 16 MiB tmpfs"
 		return
 	fi
+	PLAIN_MOUNTS+=("$s")
 	mkdir -p "$c"
 	# shellcheck disable=SC2086
 	if ! "$VC" -init -q -scryptn 10 -passfile "$tmp/pf" $flags "$c" >"$tmp/mnt.err" 2>&1 ||
@@ -265,34 +258,39 @@ concurrency() {
 	fsck_check "$label concurrency" "$vc" "$c" "^$"
 }
 
-run_all() { # TAG DAEMON
-	local tag=$1 vc=$2
-	crash_suite "$tag-gcm" "$vc" "" "$ROUNDS"
-	crash_suite "$tag-xchacha" "$vc" -xchacha "$(((ROUNDS + 4) / 5))"
-	full_disk "$tag-gcm" "$vc" ""
-	full_disk "$tag-xchacha" "$vc" -xchacha
-	file_limit "$tag-gcm" "$vc" ""
-	file_limit "$tag-xchacha" "$vc" -xchacha
-	concurrency "$tag-gcm" "$vc" "" 4
-	concurrency "$tag-xchacha" "$vc" -xchacha 2
+# The daemons every case runs with: the normal build, then the ASan/UBSan
+# one (unless FAILURE_SAN=0), whose reports are checked after the cases.
+DAEMONS=("normal:$VC")
+want_san_daemon failure FAILURE_SAN && DAEMONS+=("san:$SANBUILD/vcryptfs")
+# each_daemon FUNC ARGS...: FUNC TAG DAEMON ARGS... for every daemon
+each_daemon() {
+	local f=$1 d
+	shift
+	for d in "${DAEMONS[@]}"; do "$f" "${d%%:*}" "${d#*:}" "$@"; done
 }
+crash_both() {
+	crash_suite "$1-gcm" "$2" "" "$ROUNDS"
+	crash_suite "$1-xchacha" "$2" -xchacha "$(((ROUNDS + 4) / 5))"
+}
+full_disk_both() {
+	full_disk "$1-gcm" "$2" ""
+	full_disk "$1-xchacha" "$2" -xchacha
+}
+file_limit_both() {
+	file_limit "$1-gcm" "$2" ""
+	file_limit "$1-xchacha" "$2" -xchacha
+}
+concurrency_both() {
+	concurrency "$1-gcm" "$2" "" 4
+	concurrency "$1-xchacha" "$2" -xchacha 2
+}
+case_crash() { each_daemon crash_both; }
+case_full_disk() { each_daemon full_disk_both; }
+case_file_limit() { each_daemon file_limit_both; }
+case_concurrency() { each_daemon concurrency_both; }
 
-t0=$SECONDS
-run_all normal "$VC"
-echo "# failure: normal daemon: $((SECONDS - t0)) s"
-if [ "${FAILURE_SAN:-1}" = 0 ]; then
-	echo "SKIP: failure: ASan/UBSan daemon (FAILURE_SAN=0)"
-elif [ ! -x "$SANBUILD/vcryptfs" ]; then
-	fail "failure: $SANBUILD/vcryptfs not built (make san-build)"
-else
-	san_log_to "$tmp/san"
-	t1=$SECONDS
-	run_all san "$SANBUILD/vcryptfs"
-	echo "# failure: ASan/UBSan daemon: $((SECONDS - t1)) s"
-	if ls "$tmp/san"/* >/dev/null 2>&1; then
-		fail "failure: sanitizer reports from the daemon: $(head -c 1500 "$tmp"/san/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
-	else
-		pass "failure: ASan/UBSan daemon ran every case without a report"
-	fi
+run_cases case_crash case_full_disk case_file_limit case_concurrency
+if [ "${#DAEMONS[@]}" -gt 1 ]; then
+	san_verdict failure "$tmp/san" "ASan/UBSan daemon ran every case without a report"
 fi
 exit 0

@@ -11,34 +11,61 @@ need_tool clang-14 || exit 0
 secs=${FUZZ_CHECK_SECONDS:-30}
 mk=(make --no-print-directory -j2 BUILD="$BUILD" SANBUILD="$SANBUILD")
 
-if ! "${mk[@]}" fuzz-build >"$BUILD/test-logs/70-fuzz-build.log" 2>&1; then
-	fail "fuzz build (make fuzz-build; log $BUILD/test-logs/70-fuzz-build.log)"
-	tail -n 20 "$BUILD/test-logs/70-fuzz-build.log"
-	exit 0
-fi
-pass "fuzz build (clang-14 -fsanitize=fuzzer,address,undefined)"
+fuzz_state=
+# fuzz_build: make fuzz-build, once (its PASS or FAIL line then); 1 when
+# it failed, so the other cases stop
+fuzz_build() {
+	if [ -z "$fuzz_state" ]; then
+		fuzz_state=1
+		if ! "${mk[@]}" fuzz-build >"$BUILD/test-logs/70-fuzz-build.log" 2>&1; then
+			fail "fuzz build (make fuzz-build; log $BUILD/test-logs/70-fuzz-build.log)"
+			tail -n 20 "$BUILD/test-logs/70-fuzz-build.log"
+			return 1
+		fi
+		pass "fuzz build (clang-14 -fsanitize=fuzzer,address,undefined)"
+		fuzz_state=0
+	fi
+	return "$fuzz_state"
+}
+
+case_build() {
+	fuzz_build
+}
 
 # 1. replay: the script prints PASS:/FAIL: per target
-"${mk[@]}" fuzz-replay 2>&1 | grep -E '^(PASS|FAIL): |runtime error|ERROR'
+case_replay() {
+	fuzz_build || return
+	"${mk[@]}" fuzz-replay 2>&1 | grep -E '^(PASS|FAIL): |runtime error|ERROR'
+}
 
 # 2. a short campaign per target; the table is the last lines
-out=$("${mk[@]}" fuzz FUZZ_SECONDS="$secs" 2>&1)
-echo "$out"
-n=0
-while read -r t s runs cov crashes; do
-	[ "$t" = target ] && continue
-	case "$t" in fuzz_*) ;; *) continue ;; esac
-	n=$((n + 1))
-	if [ "$crashes" = 0 ]; then
-		pass "fuzz $t: ${s} s, $runs runs, cov $cov, 0 crashes"
-	else
-		fail "fuzz $t: $crashes crash(es) in ${s} s (fuzz/build/artifacts/$t/)"
-	fi
-done < <(echo "$out" | sed -n '/^target /,$p')
-[ "$n" -gt 0 ] || fail "make fuzz printed no table"
+case_campaign() {
+	local out n t s runs cov crashes
+	fuzz_build || return
+	out=$("${mk[@]}" fuzz FUZZ_SECONDS="$secs" 2>&1)
+	echo "$out"
+	n=0
+	while read -r t s runs cov crashes; do
+		[ "$t" = target ] && continue
+		case "$t" in fuzz_*) ;; *) continue ;; esac
+		n=$((n + 1))
+		if [ "$crashes" = 0 ]; then
+			pass "fuzz $t: ${s} s, $runs runs, cov $cov, 0 crashes"
+		else
+			fail "fuzz $t: $crashes crash(es) in ${s} s (fuzz/build/artifacts/$t/)"
+		fi
+	done < <(echo "$out" | sed -n '/^target /,$p')
+	[ "$n" -gt 0 ] || fail "make fuzz printed no table"
+}
 
 # 3. the harness really compares: the broken kernel must be caught
-st=$("${mk[@]}" fuzz-selftest 2>&1)
-echo "$st" | grep -E '^(PASS|FAIL): ' ||
-	fail "fuzz selftest printed no verdict: $(echo "$st" | tail -n 3)"
+case_selftest() {
+	local st
+	fuzz_build || return
+	st=$("${mk[@]}" fuzz-selftest 2>&1)
+	echo "$st" | grep -E '^(PASS|FAIL): ' ||
+		fail "fuzz selftest printed no verdict: $(echo "$st" | tail -n 3)"
+}
+
+run_cases case_build case_replay case_campaign case_selftest
 exit 0

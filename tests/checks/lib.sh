@@ -102,3 +102,122 @@ run_cases() {
 	fi
 	return 0
 }
+# --- shared preamble and mount helpers for the mount groups ---
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib
+# vc_tmpdir NAME: the group's private temp dir in $tmp, an empty MOUNTS
+# list, and the traps: on EXIT the group's on_exit function (when it has
+# one) runs first, then every FUSE mount in MOUNTS is unmounted, then every
+# plain mount in PLAIN_MOUNTS (a tmpfs under $tmp), then $tmp goes away.
+vc_tmpdir() {
+	tmp=$(mktemp -d "/tmp/vcryptfs-$1.XXXXXX")
+	MOUNTS=()
+	PLAIN_MOUNTS=()
+	trap vc_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+# shellcheck disable=SC2317 # called by the EXIT trap
+vc_cleanup() {
+	local m
+	if declare -F on_exit >/dev/null; then on_exit; fi
+	unmount_all "${MOUNTS[@]}"
+	for m in "${PLAIN_MOUNTS[@]}"; do
+		mountpoint -q "$m" 2>/dev/null && umount "$m"
+	done
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
+}
+# wait_mounted MNT: 0 once MNT is a mount point (at most 5 s), else 1.
+wait_mounted() {
+	local i
+	for i in $(seq 1 50); do
+		mountpoint -q "$1" && return 0
+		[ "$i" = 50 ] || sleep 0.1
+	done
+	return 1
+}
+# vc_mount CIPHERDIR MNT [FLAGS...]: mount with vcryptfs in the background
+# and remember MNT for the EXIT trap. The binary is $VC_BIN (default
+# $BUILD/vcryptfs; 55-mount sets its vcmount driver); -passfile $PASSFILE
+# comes first when PASSFILE is set. Returns the daemon's exit code, and 1
+# when it said 0 but MNT is not mounted 5 s later. Stderr is the caller's.
+vc_mount() {
+	local c=$1 m=$2 rc
+	shift 2
+	mkdir -p "$m"
+	MOUNTS+=("$m")
+	"${VC_BIN:-$BUILD/vcryptfs}" -q ${PASSFILE:+-passfile "$PASSFILE"} \
+		"$@" "$c" "$m"
+	rc=$?
+	[ "$rc" -ne 0 ] && return "$rc"
+	wait_mounted "$m"
+}
+# go_mount CIPHERDIR MNT [FLAGS...]: the same with gocryptfs (-nosyslog).
+go_mount() {
+	local c=$1 m=$2 rc
+	shift 2
+	mkdir -p "$m"
+	MOUNTS+=("$m")
+	gocryptfs -q -nosyslog ${PASSFILE:+-passfile "$PASSFILE"} "$@" "$c" "$m"
+	rc=$?
+	[ "$rc" -ne 0 ] && return "$rc"
+	wait_mounted "$m"
+}
+# umnt MNT: unmount now, retrying once after a second, then lazily.
+umnt() {
+	fusermount3 -u "$1" 2>/dev/null || { sleep 1; fusermount3 -u "$1" ||
+		fusermount3 -u -z "$1"; }
+}
+# treesum DIR: one line per entry of the tree (sorted): type, path, size,
+# sha256 or symlink target, link count, permission bits, user xattrs; two
+# trees with the same listing hold the same things (lib/treesum.py).
+treesum() { python3 "$LIB_DIR/treesum.py" "$1"; }
+# san_verdict GROUP DIR PASS-TEXT: after a sanitized daemon has run with
+# san_log_to DIR, a FAIL quoting its reports (returns 1), or PASS: GROUP:
+# PASS-TEXT.
+san_verdict() {
+	if ls "$2"/* >/dev/null 2>&1; then
+		fail "$1: sanitizer reports from the daemon: $(head -c 1500 "$2"/* | grep -E 'ERROR|runtime error|SUMMARY|#[0-9] ' | head -n 12)"
+		return 1
+	else
+		pass "$1: $3"
+	fi
+}
+# unit_cases RUNNER BIN...: one case per unit binary, named after it
+# without test_ (case_format for test_format), each running RUNNER BIN;
+# a FAIL when there is none. For 20-unit and 30-sanitize.
+unit_cases() {
+	local runner=$1 t cases=()
+	shift
+	for t in "$@"; do
+		[ -x "$t" ] || continue
+		eval "case_${t##*/test_}() { $runner \"$t\"; }"
+		cases+=("case_${t##*/test_}")
+	done
+	if [ "${#cases[@]}" -eq 0 ]; then
+		fail "no unit test binaries ($*)"
+		return 0
+	fi
+	run_cases "${cases[@]}"
+}
+# need_mount_group GROUP BIN...: what every mount group needs first:
+# fusermount3, /dev/fuse, and each BIN built. 1 when one is missing (the
+# SKIP or FAIL line is printed).
+need_mount_group() {
+	local g=$1
+	shift
+	need_tool fusermount3 && need_fuse "$g" && need_built "$g" "$@"
+}
+# want_san_daemon GROUP KNOB: 0 when the ASan/UBSan daemon
+# $SANBUILD/vcryptfs is to run too (its reports then go to $tmp/san, for
+# san_verdict); with KNOB=0 in the environment a SKIP, when it is not built
+# a FAIL, and 1.
+want_san_daemon() {
+	if [ "${!2:-1}" = 0 ]; then
+		echo "SKIP: $1: ASan/UBSan daemon ($2=0)"
+	elif [ ! -x "$SANBUILD/vcryptfs" ]; then
+		fail "$1: $SANBUILD/vcryptfs not built (make san-build)"
+	else
+		san_log_to "$tmp/san"
+		return 0
+	fi
+	return 1
+}

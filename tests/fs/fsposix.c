@@ -15,6 +15,11 @@
  * outcomes case by case. OTHERDIR: a directory on another filesystem (a
  * second mount) for the EXDEV cases. Exits 0 unless the setup fails. Not
  * proved.
+ * Over 600 lines on purpose: one standalone program (no library) that
+ * the group runs on the mount and on a plain directory; its cases share
+ * the case table and expectation helpers, and banner sections group them
+ * by topic. (mk/tests.mk links every C file of tests/fs into it, so a
+ * split by topic needs no build change.)
  */
 #include <dirent.h>
 #include <errno.h>

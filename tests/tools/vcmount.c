@@ -17,39 +17,26 @@
 #include "crypto/ct.h"
 #include "format/keys.h"
 #include "fuse/mount.h"
+#include "../unit/th.h"
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
+/* The 64 hex digits of a master key, dashes allowed (gocryptfs prints it
+ * in groups of 8). 0, or -1 when it is not exactly 32 bytes. */
 static int parse_key(const char *hex, uint8_t key[32])
 {
-	int n = 0;
-	int hi = -1;
+	char digits[65];
+	size_t n = 0;
 
 	for (const char *p = hex; *p != '\0'; p++) {
-		int v;
-
 		if (*p == '-')
 			continue;
-		v = hexval((unsigned char)*p);
-		if (v < 0 || n >= 32)
+		if (n == sizeof(digits) - 1)
 			return -1;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			key[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
+		digits[n++] = *p;
 	}
-	return n == 32 && hi < 0 ? 0 : -1;
+	digits[n] = '\0';
+	n = th_unhex(key, 32, digits) == 32 ? 0 : 1;
+	ct_wipe(digits, sizeof(digits));
+	return n == 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)

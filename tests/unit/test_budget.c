@@ -258,18 +258,26 @@ out:
 	inode_table_free();
 }
 
+static char base[] = "/tmp/vcryptfs-budget.XXXXXX";
+
+static void test_reaper(void)
+{
+	run(base);
+}
+
+static const struct th_test unit_tests[] = {
+	TH_TEST("reaper", test_reaper),
+};
+
 int main(int argc, char **argv)
 {
-	char base[] = "/tmp/vcryptfs-budget.XXXXXX";
 	char path[512];
 
-	(void)argc;
-	(void)argv;
 	if (mkdtemp(base) == NULL) {
 		th_fail("budget: mkdtemp");
 		return th_exit();
 	}
-	run(base);
+	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
 	for (int f = 0; f < NFILES; f++) {
 		(void)snprintf(path, sizeof(path), "%s/d%d/f%d", base,
 			       f % NDIRS, f);

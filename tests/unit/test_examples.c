@@ -12,6 +12,9 @@
  *                                         print DIR's manifest (MANIFEST.txt
  *                                         format, plus "xattr" lines) on
  *                                         stdout; exit 0, or 1 on any error
+ * Over 600 lines on purpose: the offline decoder is a program of its own
+ * (50-gocryptfs uses it to read gocryptfs-written trees) and the example
+ * test is its main user; banner sections divide decoder, manifest, test.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -840,6 +843,16 @@ static int print_manifest(const char *dir, const char *a, const char *b)
 	}
 }
 
+static void run_example(const void *arg)
+{
+	check_example(arg);
+}
+
+static void run_tamper(const void *arg)
+{
+	check_tamper(((const struct example *)arg)->masterkey);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct example ex[] = {
@@ -852,15 +865,18 @@ int main(int argc, char **argv)
 		  "c03e",
 		  "AK0KKKR6Cb41Uav6nYg25Q", 71 },
 	};
+	/* one row per example directory (named after it), then the tamper
+	 * test on the first one's key */
+	const struct th_test unit_tests[] = {
+		{ ex[0].dir, NULL, 0, run_example, &ex[0] },
+		{ ex[1].dir, NULL, 0, run_example, &ex[1] },
+		{ "tamper", NULL, 0, run_tamper, &ex[0] },
+	};
 
 	if (argc >= 3 && argv[1][0] != '-')
 		return print_manifest(argv[1], argv[2],
 				      argc > 3 ? argv[3] : NULL);
-	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
-		if (th_want(argc, argv, ex[i].dir))
-			check_example(&ex[i]);
-	if (th_want(argc, argv, "tamper"))
-		check_tamper(ex[0].masterkey);
+	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
 	ossl_aead_thread_cleanup();
 	return th_exit();
 }

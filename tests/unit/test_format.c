@@ -4,7 +4,10 @@
  * AES-GCM (16- and 12-byte IVs) and AES-SIV-CMAC (64-byte keys), base64,
  * header, sizes of FORMAT.md 4.3/4.8, EME, name/content/symlink/xattr
  * vectors of FORMAT.md 7, 14.1 and 14.2, long names, holes, tampering.
- * Run one test: test_format NAME (see the table in main).
+ * Run one test: test_format NAME (the name table above main; --list prints it).
+ * Over 600 lines on purpose: one binary for format/ with one name table
+ * (STYLE.md 7); the banner sections are its topics (Wycheproof, names,
+ * content, long names, threads), sharing the volume fixtures.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -982,34 +985,28 @@ static void test_threads(void)
 		 "keys agree with the main thread");
 }
 
+static const struct th_test unit_tests[] = {
+	TH_TEST("wycheproof-gcm", test_wycheproof_gcm),
+	TH_TEST("wycheproof-siv", test_wycheproof_siv),
+	TH_TEST("b64", test_b64),
+	TH_TEST("header", test_header),
+	TH_TEST("sizes", test_sizes),
+	TH_TEST("eme-vector", test_eme_vector),
+	TH_TEST("content-vectors", test_content_vectors),
+	TH_TEST("symlink-vector", test_symlink_vector),
+	TH_TEST("longname-vector", test_longname_vector),
+	TH_TEST("xattr-vector", test_xattr_vector),
+	TH_TEST("xchacha-names", test_xchacha_names),
+	TH_TEST("names-rules", test_names_rules),
+	TH_TEST("holes", test_holes),
+	TH_TEST("tamper", test_roundtrip_tamper),
+	TH_TEST("symlink-limits", test_symlink_limits),
+	TH_TEST("eme-props", test_eme_props),
+	TH_TEST("threads", test_threads),
+};
+
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
-		{ "wycheproof_gcm", test_wycheproof_gcm },
-		{ "wycheproof_siv", test_wycheproof_siv },
-		{ "b64", test_b64 },
-		{ "header", test_header },
-		{ "sizes", test_sizes },
-		{ "eme_vector", test_eme_vector },
-		{ "content_vectors", test_content_vectors },
-		{ "symlink_vector", test_symlink_vector },
-		{ "longname_vector", test_longname_vector },
-		{ "xattr_vector", test_xattr_vector },
-		{ "xchacha_names", test_xchacha_names },
-		{ "names_rules", test_names_rules },
-		{ "holes", test_holes },
-		{ "tamper", test_roundtrip_tamper },
-		{ "symlink_limits", test_symlink_limits },
-		{ "eme_props", test_eme_props },
-		{ "threads", test_threads },
-	};
-
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (th_want(argc, argv, tests[i].name))
-			tests[i].fn();
-	ossl_aead_thread_cleanup();
-	return th_exit();
+	return th_main(argc, argv, unit_tests, TH_COUNT(unit_tests),
+		       ossl_aead_thread_cleanup);
 }

@@ -166,29 +166,36 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
-int main(int argc, char **argv)
+/* End of a scenario's setup: close d (when open) and print the "setup
+ * NAME" check of ok. Returns ok. */
+static int setup_done(int d, int ok, const char *name)
 {
-	uint8_t mk[KEYS_MASTER_LEN], iv[16], iv2[16];
-	char cn[NAMES_BUF], cn2[NAMES_BUF], sub[NAMES_BUF];
+	if (d >= 0)
+		close(d);
+	th_check(ok, "setup %s", name);
+	return ok;
+}
+
+/* A fresh cipher directory top/name holding one file `plain` of one full
+ * block with n bytes of val appended; prints the "setup name" check. */
+static void appended_dir(const char *name, const char *plain, size_t n,
+			 uint8_t val)
+{
+	uint8_t iv[16];
+	int d = new_dir(name, iv);
+	int ok = d >= 0 && put_file(d, iv, plain, 1, CONTENT_PLAIN_BS) == 0 &&
+		 append(d, iv, plain, n, val) == 0;
+
+	(void)setup_done(d, ok, name);
+}
+
+/* clean: empty, header-only, one block, an explicit zero block */
+static void test_clean(void)
+{
+	uint8_t iv[16];
+	char cn[NAMES_BUF];
 	int d, ok;
 
-	(void)argc;
-	(void)argv;
-	th_rand(mk, sizeof(mk));
-	if (keys_derive(&vol, mk, CIPHER_AES_GCM,
-			VOL_HKDF | VOL_DIRIV | VOL_EMENAMES | VOL_LONGNAMES |
-				VOL_RAW64,
-			255) != 0) {
-		th_fail("keys_derive");
-		return th_exit();
-	}
-	(void)snprintf(top, sizeof(top), "/tmp/vcryptfs-test-fsck.XXXXXX");
-	if (mkdtemp(top) == NULL) {
-		th_fail("mkdtemp");
-		return th_exit();
-	}
-
-	/* clean: empty, header-only, one block, an explicit zero block */
 	d = new_dir("clean", iv);
 	ok = d >= 0 && put_file(d, iv, "empty", 0, 0) == 0 &&
 	     put_file(d, iv, "headeronly", 0, 0) == 0 &&
@@ -206,51 +213,61 @@ int main(int argc, char **argv)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup clean");
+	(void)setup_done(d, ok, "clean");
 	expect("clean", 0, "fsck summary: no problems found");
+}
 
-	/* a short all-zero last block is not a hole (4.7) */
-	d = new_dir("shortzero", iv);
-	ok = d >= 0 && put_file(d, iv, "f", 1, CONTENT_PLAIN_BS) == 0 &&
-	     append(d, iv, "f", 100, 0) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup shortzero");
+/* a short all-zero last block is not a hole (4.7) */
+static void test_shortzero(void)
+{
+	appended_dir("shortzero", "f", 100, 0);
 	expect("shortzero", 1, "\"f\" (inum");
 	expect("shortzero", 1, "block 1: all-zero nonce");
+}
 
-	/* a tail not longer than the overhead */
-	d = new_dir("shorttail", iv);
-	ok = d >= 0 && put_file(d, iv, "g", 1, CONTENT_PLAIN_BS) == 0 &&
-	     append(d, iv, "g", 20, 7) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup shorttail");
+/* a tail not longer than the overhead */
+static void test_shorttail(void)
+{
+	appended_dir("shorttail", "g", 20, 7);
 	expect("shorttail", 1, "block 1: truncated block");
+}
 
-	/* a wrong diriv: every name of the directory fails */
+/* a wrong diriv: every name of the directory fails */
+static void test_wrongiv(void)
+{
+	uint8_t iv[16], iv2[16];
+	int d, ok;
+
 	d = new_dir("wrongiv", iv);
 	th_rand(iv2, sizeof(iv2));
 	ok = d >= 0 && put_file(d, iv2, "a", 1, 10) == 0 &&
 	     put_file(d, iv2, "b", 1, 10) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup wrongiv");
+	(void)setup_done(d, ok, "wrongiv");
 	expect("wrongiv", 3, "damaged gocryptfs.diriv?");
+}
 
-	/* hard links of a damaged inode: reported once */
+/* hard links of a damaged inode: reported once */
+static void test_hardlink(void)
+{
+	uint8_t iv[16];
+	char cn[NAMES_BUF], cn2[NAMES_BUF];
+	int d, ok;
+
 	d = new_dir("hardlink", iv);
 	ok = d >= 0 && put_file(d, iv, "h", 2, 10) == 0 &&
 	     append(d, iv, "h", 3, 0x55) == 0 && cname(iv, "h", cn) == 0 &&
 	     cname(iv, "h2", cn2) == 0 && linkat(d, cn, d, cn2, 0) == 0;
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup hardlink");
+	(void)setup_done(d, ok, "hardlink");
 	expect("hardlink", 1, "fsck summary: 1 corrupt files, 0 files skipped");
+}
 
-	/* a corrupt xattr name (user xattrs needed on /tmp) */
+/* a corrupt xattr name (user xattrs needed on /tmp) */
+static void test_xattr(void)
+{
+	uint8_t iv[16];
+	char cn[NAMES_BUF];
+	int d, ok;
+
 	d = new_dir("xattr", iv);
 	ok = d >= 0 && put_file(d, iv, "x", 1, 10) == 0 &&
 	     cname(iv, "x", cn) == 0;
@@ -271,10 +288,18 @@ int main(int argc, char **argv)
 		expect("xattr", 1, "corrupt xattr name on \"x\"");
 	else if (ok == 0)
 		th_fail("setup xattr");
+}
 
-	/* a subdirectory name that does not decrypt still gets walked:
-	 * its damaged file is reported under the ciphertext path */
+/* a subdirectory name that does not decrypt still gets walked:
+ * its damaged file is reported under the ciphertext path */
+static void test_undecryptable(void)
+{
+	uint8_t iv[16], iv2[16];
+	char sub[NAMES_BUF];
+	int d, ok;
+
 	d = new_dir("undecryptable", iv);
+	th_rand(iv2, sizeof(iv2));
 	ok = d >= 0 && mkdirat(d, "not-a-name", 0700) == 0;
 	if (ok) {
 		int s = openat(d, "not-a-name", O_RDONLY | O_DIRECTORY);
@@ -286,9 +311,7 @@ int main(int argc, char **argv)
 		if (s >= 0)
 			close(s);
 	}
-	if (d >= 0)
-		close(d);
-	th_check(ok, "setup undecryptable");
+	ok = setup_done(d, ok, "undecryptable");
 	if (ok) {
 		char want[NAMES_BUF + 32];
 
@@ -296,6 +319,36 @@ int main(int argc, char **argv)
 			       "error reading file \"not-a-name/%s\"", sub);
 		expect("undecryptable", 2, want);
 	}
+}
+
+static const struct th_test unit_tests[] = {
+	TH_TEST("clean", test_clean),
+	TH_TEST("short-zero", test_shortzero),
+	TH_TEST("short-tail", test_shorttail),
+	TH_TEST("wrong-diriv", test_wrongiv),
+	TH_TEST("hardlink", test_hardlink),
+	TH_TEST("xattr", test_xattr),
+	TH_TEST("undecryptable", test_undecryptable),
+};
+
+int main(int argc, char **argv)
+{
+	uint8_t mk[KEYS_MASTER_LEN];
+
+	th_rand(mk, sizeof(mk));
+	if (keys_derive(&vol, mk, CIPHER_AES_GCM,
+			VOL_HKDF | VOL_DIRIV | VOL_EMENAMES | VOL_LONGNAMES |
+				VOL_RAW64,
+			255) != 0) {
+		th_fail("keys_derive");
+		return th_exit();
+	}
+	(void)snprintf(top, sizeof(top), "/tmp/vcryptfs-test-fsck.XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		th_fail("mkdtemp");
+		return th_exit();
+	}
+	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
 	if (nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		th_fail("removing %s", top);
 	volume_free(&vol);

@@ -9,6 +9,9 @@
  * VCRYPTFS_TEST_QUICK=1) trims the random sweeps for qemu runs.
  * Prints "cpu: <features>" and "chosen: <kernel>" lines for
  * tests/checks/40-qemu.sh.
+ * Over 600 lines on purpose: every kernel goes through the same sweeps
+ * (one name-table row per kernel), which share the kernel list and the
+ * quick mode.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -614,10 +617,61 @@ static void test_stitched(const struct dispatch_kernel *k)
 		 k->name, cases, MAXLEN + 512);
 }
 
+static void test_polys(void)
+{
+	test_poly_kat();
+	test_poly();
+	test_poly_avx2();
+}
+
+/* Every test of one ChaCha20 kernel (arg: its struct dispatch_kernel). */
+static void test_kernel(const void *arg)
+{
+	const struct dispatch_kernel *k = arg;
+	chacha20_xor_fn fn = dispatch_kernel_get(k);
+
+	if (fn == NULL) {
+		char need[64];
+
+		th_skip("%s: kernel not run (CPU lacks %s or "
+			"VCRYPTFS_IMPL capped it)",
+			k->name,
+			cpu_feature_names(k->needs, need, sizeof(need)));
+		return;
+	}
+	test_kat(k, fn);
+	test_random(k, fn);
+	test_wrap(k, fn);
+	if (k->stitched_get != NULL)
+		test_stitched(k);
+	if (dispatch_force(k->name) != 0) {
+		th_fail("%s: dispatch_force failed", k->name);
+		return;
+	}
+	test_wycheproof(k->name, "chacha20_poly1305_test.json", 0);
+	test_wycheproof(k->name, "xchacha20_poly1305_test.json", 1);
+	test_aead_random(k->name);
+	test_aead_open(k->name);
+	test_aead_null(k->name);
+	test_hchacha(k->name);
+	if (k->level == DISPATCH_AVX2)
+		test_no_bmi2(k);
+	if (dispatch_stitched_get(k) != NULL) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s stitched", k->name);
+		dispatch_stitch(1);
+		test_wycheproof(name, "xchacha20_poly1305_test.json", 1);
+		test_aead_random(name);
+		dispatch_stitch(0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct dispatch_kernel *list;
 	const char *q = getenv("VCRYPTFS_TEST_QUICK");
+	struct th_test *tests;
 	char feat[128];
 	size_t n;
 	int av = argc;
@@ -637,55 +691,21 @@ int main(int argc, char **argv)
 	printf("chosen: %s\n", dispatch_current()->kernel->name);
 	printf("poly1305: %s\n", dispatch_current()->poly1305);
 	fflush(stdout);
-	if (th_want(av, ap, "poly")) {
-		test_poly_kat();
-		test_poly();
-		test_poly_avx2();
-	}
+	/* the table: "poly", then one row per kernel, named after it */
 	list = dispatch_list(&n);
-	for (size_t i = 0; i < n; i++) {
-		const struct dispatch_kernel *k = &list[i];
-		chacha20_xor_fn fn = dispatch_kernel_get(k);
-
-		if (!th_want(av, ap, k->name))
-			continue;
-		if (fn == NULL) {
-			char need[64];
-
-			th_skip("%s: kernel not run (CPU lacks %s or "
-				"VCRYPTFS_IMPL capped it)",
-				k->name,
-				cpu_feature_names(k->needs, need,
-						  sizeof(need)));
-			continue;
-		}
-		test_kat(k, fn);
-		test_random(k, fn);
-		test_wrap(k, fn);
-		if (k->stitched_get != NULL)
-			test_stitched(k);
-		if (dispatch_force(k->name) != 0) {
-			th_fail("%s: dispatch_force failed", k->name);
-			continue;
-		}
-		test_wycheproof(k->name, "chacha20_poly1305_test.json", 0);
-		test_wycheproof(k->name, "xchacha20_poly1305_test.json", 1);
-		test_aead_random(k->name);
-		test_aead_open(k->name);
-		test_aead_null(k->name);
-		test_hchacha(k->name);
-		if (k->level == DISPATCH_AVX2)
-			test_no_bmi2(k);
-		if (dispatch_stitched_get(k) != NULL) {
-			char name[64];
-
-			snprintf(name, sizeof(name), "%s stitched", k->name);
-			dispatch_stitch(1);
-			test_wycheproof(name, "xchacha20_poly1305_test.json",
-					1);
-			test_aead_random(name);
-			dispatch_stitch(0);
-		}
+	tests = calloc(n + 1, sizeof(*tests));
+	if (tests == NULL) {
+		th_fail("test_kernels: out of memory");
+		return th_exit();
 	}
+	tests[0].name = "poly";
+	tests[0].fn = test_polys;
+	for (size_t i = 0; i < n; i++) {
+		tests[i + 1].name = list[i].name;
+		tests[i + 1].fn_arg = test_kernel;
+		tests[i + 1].arg = &list[i];
+	}
+	th_run(av, ap, tests, n + 1);
+	free(tests);
 	return th_exit();
 }

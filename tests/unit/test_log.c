@@ -105,20 +105,14 @@ static void test_truncation(void)
 	}
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
-	{ "plain", test_plain },
-	{ "escaped", test_escaped },
-	{ "bounds", test_bounds },
-	{ "truncation", test_truncation },
+static const struct th_test unit_tests[] = {
+	TH_TEST("plain", test_plain),
+	TH_TEST("escaped", test_escaped),
+	TH_TEST("bounds", test_bounds),
+	TH_TEST("truncation", test_truncation),
 };
 
 int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (th_want(argc, argv, tests[i].name))
-			tests[i].fn();
-	return th_exit();
+	return th_main(argc, argv, unit_tests, TH_COUNT(unit_tests), NULL);
 }

@@ -239,20 +239,36 @@ out:
 	volume_free(&vol);
 }
 
+static char dir[] = "/tmp/vcryptfs-rw.XXXXXX";
+
+static void test_gcm(void)
+{
+	run_cipher(CIPHER_AES_GCM, "aes-gcm", dir);
+}
+
+static void test_siv(void)
+{
+	run_cipher(CIPHER_AES_SIV, "aes-siv", dir);
+}
+
+static void test_xchacha(void)
+{
+	run_cipher(CIPHER_XCHACHA, "xchacha", dir);
+}
+
+static const struct th_test unit_tests[] = {
+	TH_TEST("gcm", test_gcm),
+	TH_TEST("siv", test_siv),
+	TH_TEST("xchacha", test_xchacha),
+};
+
 int main(int argc, char **argv)
 {
-	char dir[] = "/tmp/vcryptfs-rw.XXXXXX";
-
 	if (mkdtemp(dir) == NULL) {
 		th_fail("mkdtemp: %s", strerror(errno));
 		return th_exit();
 	}
-	if (th_want(argc, argv, "gcm"))
-		run_cipher(CIPHER_AES_GCM, "aes-gcm", dir);
-	if (th_want(argc, argv, "siv"))
-		run_cipher(CIPHER_AES_SIV, "aes-siv", dir);
-	if (th_want(argc, argv, "xchacha"))
-		run_cipher(CIPHER_XCHACHA, "xchacha", dir);
+	th_run(argc, argv, unit_tests, TH_COUNT(unit_tests));
 	(void)rmdir(dir);
 	ossl_aead_thread_cleanup();
 	return th_exit();

@@ -81,52 +81,70 @@ static void *submitter(void *arg)
 	return NULL;
 }
 
+static struct job main_job = { .fail_at = NMAX };
+
+static void test_sizes(void)
+{
+	int rc = 0, ok = 1;
+
+	for (size_t n = 0; n <= 300 && ok; n++)
+		ok = run_once(&main_job, n, 8, &rc) && rc == 0;
+	th_check(ok, "par: runs of 0..300 items, each item done exactly once");
+}
+
+static void test_threshold(void)
+{
+	int rc = 0;
+	int ok = run_once(&main_job, 7, 8, &rc) && rc == 0 &&
+		 atomic_load(&main_job.foreign) == 0;
+
+	th_check(ok, "par: a run below the threshold stays on the caller");
+}
+
+static void test_failure(void)
+{
+	int rc = 0, ok = 1;
+
+	for (int r = 0; r < 200 && ok; r++) {
+		main_job.fail_at = 5 + th_rand32() % 250;
+		(void)run_once(&main_job, 256, 8, &rc);
+		ok = rc == (int)main_job.fail_at + 1;
+	}
+	main_job.fail_at = NMAX;
+	th_check(ok, "par: a failing item's result comes back (200 runs)");
+}
+
+static void test_threads(void)
+{
+	pthread_t t[NTHREADS];
+	int idx[NTHREADS];
+	long bad = 0;
+
+	for (int i = 0; i < NTHREADS; i++) {
+		idx[i] = i;
+		if (pthread_create(&t[i], NULL, submitter, &idx[i]) != 0) {
+			th_fail("par: pthread_create");
+			return;
+		}
+	}
+	for (int i = 0; i < NTHREADS; i++) {
+		pthread_join(t[i], NULL);
+		bad += bad_runs[i];
+	}
+	th_check(bad == 0,
+		 "par: %d threads x %d runs at once, no item lost or "
+		 "doubled (%ld bad)",
+		 NTHREADS, ROUNDS, bad);
+}
+
+static const struct th_test unit_tests[] = {
+	TH_TEST("sizes", test_sizes),
+	TH_TEST("threshold", test_threshold),
+	TH_TEST("failure", test_failure),
+	TH_TEST("threads", test_threads),
+};
+
 int main(int argc, char **argv)
 {
-	static struct job j;
-	int rc = 0;
-	int ok = 1;
-
-	(void)argc;
-	(void)argv;
-	j.fail_at = NMAX;
-	for (size_t n = 0; n <= 300 && ok; n++)
-		ok = run_once(&j, n, 8, &rc) && rc == 0;
-	th_check(ok, "par: runs of 0..300 items, each item done exactly once");
-
-	ok = run_once(&j, 7, 8, &rc) && rc == 0 && atomic_load(&j.foreign) == 0;
-	th_check(ok, "par: a run below the threshold stays on the caller");
-
-	ok = 1;
-	for (int r = 0; r < 200 && ok; r++) {
-		j.fail_at = 5 + th_rand32() % 250;
-		(void)run_once(&j, 256, 8, &rc);
-		ok = rc == (int)j.fail_at + 1;
-	}
-	j.fail_at = NMAX;
-	th_check(ok, "par: a failing item's result comes back (200 runs)");
-
-	{
-		pthread_t t[NTHREADS];
-		int idx[NTHREADS];
-		long bad = 0;
-
-		for (int i = 0; i < NTHREADS; i++) {
-			idx[i] = i;
-			if (pthread_create(&t[i], NULL, submitter, &idx[i]) !=
-			    0) {
-				th_fail("par: pthread_create");
-				return th_exit();
-			}
-		}
-		for (int i = 0; i < NTHREADS; i++) {
-			pthread_join(t[i], NULL);
-			bad += bad_runs[i];
-		}
-		th_check(bad == 0,
-			 "par: %d threads x %d runs at once, no item lost or "
-			 "doubled (%ld bad)",
-			 NTHREADS, ROUNDS, bad);
-	}
-	return th_exit();
+	return th_main(argc, argv, unit_tests, TH_COUNT(unit_tests), NULL);
 }

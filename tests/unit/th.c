@@ -130,6 +130,54 @@ int th_want(int argc, char **argv, const char *name)
 	return 0;
 }
 
+static int th_named(int argc, char **argv, const char *name)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+size_t th_run(int argc, char **argv, const struct th_test *t, size_t n)
+{
+	size_t ran = 0;
+
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (size_t i = 0; i < n; i++)
+			printf("%s%s\n", t[i].name, t[i].slow ? " (slow)" : "");
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!th_want(argc, argv, t[i].name))
+			continue;
+		if (t[i].slow && !th_named(argc, argv, t[i].name))
+			continue;
+		printf("--- %s\n", t[i].name);
+		fflush(stdout);
+		if (t[i].fn != NULL)
+			t[i].fn();
+		else
+			t[i].fn_arg(t[i].arg);
+		ran++;
+	}
+	if (ran == 0 && n > 0) {
+		th_fail("%s: no test name contains the filter (tests:)",
+			argv[0]);
+		for (size_t i = 0; i < n; i++)
+			printf("  %s\n", t[i].name);
+	}
+	return ran;
+}
+
+int th_main(int argc, char **argv, const struct th_test *t, size_t n,
+	    void (*done)(void))
+{
+	th_run(argc, argv, t, n);
+	if (done != NULL)
+		done();
+	return th_exit();
+}
+
 int th_exit(void)
 {
 	return th_failures == 0 ? 0 : 1;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Sourced by tests/run.sh and mk/demo.sh (from the repository root): sets
+# Sourced by tests/run.sh and scripts/demo.sh (from the repository root): sets
 # and exports VCRYPTFS_SHARED, the folder with FORMAT.md, vectors/ and
 # examples/. Order: an existing $VCRYPTFS_SHARED, ../shared beside the
 # repository, ../shared beside the clone's origin when that is a local path

@@ -10,7 +10,8 @@ PKGS=(
 	clang-14 libclang-rt-14-dev clang-tidy clang-format cppcheck
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
-	attr xxd rsync
+	attr xxd
+	openssh-server openssh-client sshfs unison rsync
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# libFuzzer campaigns (issue 5). Included by the top Makefile; reuses its
+# libFuzzer campaigns and corpus replays. Included by the Makefile; reuses its
 # LIB_SRCS, WARN, CPPFLAGS_BASE, LDLIBS, isa_flags and the sanitizer library
 # $(SANBUILD)/libvcryptfs.a. See fuzz/README.md.
 #

@@ -3,7 +3,7 @@
 # make demo (runs after `make deps` and the build): shows vcryptfs working.
 # The version and CPU report, the crypto self-test (RFC 8439, XChaCha draft,
 # Wycheproof, OpenSSL differential and property tests), then a real mount:
-# mk/demo_mount.sh makes a cipher directory, mounts it, writes and reads
+# scripts/demo_mount.sh makes a cipher directory, mounts it, writes and reads
 # through it, shows the ciphertext side, prints -speed and unmounts.
 # Exits non-zero when a step fails.
 set -euo pipefail
@@ -20,7 +20,7 @@ if [ ! -x "$BUILD/tests/test_crypto" ]; then
 	echo "demo: $BUILD/tests/test_crypto is not built (make tests-build)" >&2
 	exit 1
 fi
-. mk/shared_dir.sh
+. scripts/shared_dir.sh
 filter=()
 if [ "$shared_found" = 0 ]; then
 	# The Wycheproof files come with the project's shared/ test data, not
@@ -46,7 +46,7 @@ echo "  total: $(grep -c '^PASS: ' "$tmp" || true) passed," \
 step "$BUILD/vcryptfs -version"
 "$BUILD/vcryptfs" -version
 
-step "a real mount: mk/demo_mount.sh"
-BUILD=$BUILD bash mk/demo_mount.sh
+step "a real mount: scripts/demo_mount.sh"
+BUILD=$BUILD bash scripts/demo_mount.sh
 
 step "demo done"

@@ -7,7 +7,7 @@
 # Each layer's quoted includes must name a header of a layer it may use, in
 # the -Isrc form ("layer/name.h"); the only other form allowed is a proved
 # header's "../../spec/*.acsl". Also: crypto has no file-system headers,
-# and there is no #include cycle (mk/include_cycles.sh, with its self-test).
+# and there is no #include cycle (scripts/include_cycles.sh, with its self-test).
 # Prints PASS:/FAIL: lines; exit 1 on any FAIL.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,6 @@ if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] 
 else
 	echo "PASS: layers: src/crypto has no file-system headers"
 fi
-bash mk/include_cycles.sh src || rc=1
-bash mk/include_cycles.sh --self-test || rc=1
+bash scripts/include_cycles.sh src || rc=1
+bash scripts/include_cycles.sh --self-test || rc=1
 exit "$rc"

@@ -4,8 +4,8 @@
 # layers, group 15-layers). An edge runs from a file to every quoted
 # include that names a file of the tree: "layer/x.h" resolved against src/
 # (the -Isrc form), else against the including file's own folder.
-# Usage: mk/include_cycles.sh [SRC_DIR]   prints PASS:/FAIL:, exit 1 on a cycle
-#        mk/include_cycles.sh --self-test plants a cycle in a temp copy of
+# Usage: scripts/include_cycles.sh [SRC_DIR]   prints PASS:/FAIL:, exit 1 on a cycle
+#        scripts/include_cycles.sh --self-test plants a cycle in a temp copy of
 #                                         src/ and checks it is caught
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Demo of the mount (called from mk/demo.sh for `make demo`): create a
+# Demo of the mount (called from scripts/demo.sh for `make demo`): create a
 # cipher directory in a temp dir, mount it, write and read a file through
 # the mount, show the ciphertext side, print `vcryptfs -speed`, unmount.
 # Always unmounts and removes the temp dir, also on errors and Ctrl-C.
