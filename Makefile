@@ -60,7 +60,7 @@ isa_flags = $(strip \
 	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
 	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
 
-LAYERS := base crypto format sys fuse fsck cli
+LAYERS := base crypto format sys fuse fsck reverse cli
 MAIN_SRC := src/cli/main.c
 LIB_SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c)))
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(LIB_SRCS))

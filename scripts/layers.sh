@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # make layers: #include lines point one way (STYLE.md section 1):
-#   cli -> fuse | fsck -> format -> crypto -> libcrypto; fuse and fsck also
-#   use sys; everything may use base; nothing includes cli.
+#   cli -> fuse | fsck | reverse -> format -> crypto -> libcrypto; fuse,
+#   fsck and reverse also use sys; everything may use base; nothing
+#   includes cli.
 # Each layer's quoted includes must name a header of a layer it may use, in
 # the -Isrc form ("layer/name.h"); the only other form allowed is a proved
 # header's "../../spec/*.acsl". Also: crypto has no file-system headers,
@@ -40,7 +41,10 @@ check format "format crypto base"
 check sys "sys base"
 check fuse "fuse format sys base"
 check fsck "fsck format sys base"
-check cli "cli fuse fsck format sys crypto base"
+# reverse (the -reverse daemon) uses the forward mount's two-core block
+# helper and io_uring rings (fuse/par.h, fuse/uring.h) and crypto's SHA-256
+check reverse "reverse format sys crypto base" "fuse/par.h fuse/uring.h"
+check cli "cli reverse fuse fsck format sys crypto base"
 # crypto must not use file descriptors or FUSE
 if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] \
 	>/dev/null 2>&1; then

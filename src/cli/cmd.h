@@ -16,6 +16,7 @@
 #include "format/config.h"
 #include "format/keys.h"
 
+#define CONF_REVERSE_NAME ".gocryptfs.reverse.conf" /* -reverse */
 #define SCRYPT_DEFAULT_LOGN 16
 #define SCRYPT_MIN_LOGN 10
 #define SCRYPT_MAX_LOGN 28
@@ -34,7 +35,8 @@ int cmd_dir_is_empty(const char *dir);
 /* 1 if `inner` equals `outer` or lies below it (both absolute). */
 int cmd_path_within(const char *inner, const char *outer);
 
-/* The config path: -config, else CIPHERDIR/gocryptfs.conf (malloc'd). */
+/* The config path: -config, else CIPHERDIR/gocryptfs.conf, with -reverse
+ * CIPHERDIR/.gocryptfs.reverse.conf (malloc'd). */
 char *cmd_config_path(const struct cli_args *a, const char *cipherdir);
 
 /* -masterkey HEX (dashes ignored) or -masterkey=stdin into mk[32]. */

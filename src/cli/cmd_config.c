@@ -146,7 +146,7 @@ int cmd_init(const struct cli_args *a)
 	struct stat st_conf;
 
 	config_zero(&c);
-	if (a->xchacha && a->aessiv) {
+	if (a->xchacha && (a->aessiv || a->reverse)) {
 		log_error("Can't have both XChaCha20Poly1305 and AESSIV "
 			  "feature flags");
 		return EXIT_WRITECONF;
@@ -157,7 +157,8 @@ int cmd_init(const struct cli_args *a)
 	dir = cmd_existing_dir(a->pos[0], "cipherdir");
 	if (dir == NULL)
 		return EXIT_CIPHERDIR;
-	if (cmd_dir_is_empty(dir) != 1) {
+	/* -reverse: the plaintext dir need not be empty (FORMAT.md 9.1) */
+	if (!a->reverse && cmd_dir_is_empty(dir) != 1) {
 		log_error("Invalid cipherdir: directory %s not empty", dir);
 		r = EXIT_CIPHERDIR;
 		goto out;
@@ -172,8 +173,8 @@ int cmd_init(const struct cli_args *a)
 		r = EXIT_INIT;
 		goto out;
 	}
-	io.aessiv = a->aessiv;
-	io.xchacha = a->xchacha || (!a->aessiv && auto_xchacha());
+	io.aessiv = a->aessiv || a->reverse; /* -reverse implies AES-SIV */
+	io.xchacha = a->xchacha || (!io.aessiv && auto_xchacha());
 	io.plaintextnames = a->plaintextnames;
 	io.deterministic_names = a->deterministic_names;
 	io.longnamemax = (unsigned)a->longnamemax;
@@ -203,7 +204,8 @@ int cmd_init(const struct cli_args *a)
 	r = save_config(&c, conf);
 	if (r != EXIT_OK)
 		goto out;
-	if ((c.flags & (CONF_PLAINTEXTNAMES | CONF_DIRIV)) == CONF_DIRIV) {
+	if (!a->reverse &&
+	    (c.flags & (CONF_PLAINTEXTNAMES | CONF_DIRIV)) == CONF_DIRIV) {
 		st = write_diriv(dir);
 		if (st != 0) {
 			log_error("Creating %s/%s failed: %s", dir, NAMES_DIRIV,

@@ -94,8 +94,11 @@ int cmd_path_within(const char *inner, const char *outer)
 /* The config path: -config, else CIPHERDIR/gocryptfs.conf. */
 char *cmd_config_path(const struct cli_args *a, const char *cipherdir)
 {
-	char *p = a->config != NULL ? strdup(a->config)
-				    : cmd_path_join(cipherdir, NAMES_CONF);
+	char *p = a->config != NULL
+			  ? strdup(a->config)
+			  : cmd_path_join(cipherdir, a->reverse
+							     ? CONF_REVERSE_NAME
+							     : NAMES_CONF);
 
 	if (p == NULL)
 		log_error("out of memory");

@@ -28,6 +28,7 @@
 #include "cli/optx.h"
 #include "fsck/fsck.h"
 #include "fuse/mount.h"
+#include "reverse/reverse.h"
 
 /* ---------------------------------------------------------------------
  * Mounting (12.1, 13.5)
@@ -53,7 +54,7 @@ static int volume_from_flags(const struct cli_args *a, struct volume *vol)
 		log_warn("zerokey: using the all-zero master key (testing "
 			 "only)");
 	}
-	if (a->aessiv)
+	if (a->aessiv || a->reverse)
 		cipher = CIPHER_AES_SIV;
 	else if (a->xchacha)
 		cipher = CIPHER_XCHACHA;
@@ -134,6 +135,43 @@ static int check_mountpoint(const struct cli_args *a, const char *cdir,
 	return EXIT_OK;
 }
 
+/* -reverse PLAINDIR VIEW: the read-only encrypted view (src/reverse/,
+ * FORMAT.md 9); a config without AES-SIV is refused with exit 1. */
+static int reverse_mount(const struct cli_args *a, const char *dir,
+			 const char *mp, struct volume *vol)
+{
+	struct reverse_opts o;
+
+	if (vol->cipher != CIPHER_AES_SIV) {
+		log_error("Reverse mode needs AES-SIV: this config is not, "
+			  "create one with -init -reverse");
+		return EXIT_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	o.plaindir = dir;
+	o.mountpoint = mp;
+	o.config_custom = a->config != NULL;
+	o.foreground = a->fg;
+	o.allow_other = a->allow_other;
+	o.nosyslog = a->nosyslog;
+	o.sharedstorage = a->sharedstorage;
+	o.fusedebug = a->fusedebug;
+	o.debug = a->debug;
+	o.quiet = a->quiet;
+	o.nouring = a->nouring;
+	o.one_file_system = a->one_file_system;
+	o.notifypid = (int)a->notifypid;
+	o.ko = a->ko;
+	o.fsname = a->fsname;
+	o.exclude = a->exclude.v;
+	o.nexclude = a->exclude.n;
+	o.exclude_wildcard = a->exclude_wildcard.v;
+	o.nexclude_wildcard = a->exclude_wildcard.n;
+	o.exclude_from = a->exclude_from.v;
+	o.nexclude_from = a->exclude_from.n;
+	return reverse_run(&o, vol);
+}
+
 static int do_mount(const struct cli_args *a)
 {
 	struct mount_opts o;
@@ -158,6 +196,11 @@ static int do_mount(const struct cli_args *a)
 		r = volume_from_config(a, cdir, &vol);
 	if (r != EXIT_OK)
 		goto out;
+	if (a->reverse) {
+		r = reverse_mount(a, cdir, mp, &vol);
+		volume_free(&vol);
+		goto out;
+	}
 	o.cipherdir = cdir;
 	o.mountpoint = mp;
 	o.foreground = a->fg;
@@ -226,6 +269,15 @@ static int check_usage(const struct cli_args *a)
 	if (a->unsupported != NULL) {
 		log_error("-%s is not supported by this build", a->unsupported);
 		return EXIT_USAGE;
+	}
+	if (a->fsck && a->reverse) {
+		log_error("-fsck is not supported together with -reverse");
+		return EXIT_USAGE;
+	}
+	if (!a->reverse &&
+	    a->exclude.n + a->exclude_wildcard.n + a->exclude_from.n > 0) {
+		log_error("-exclude is only supported in reverse mode");
+		return EXIT_EXCLUDE;
 	}
 	if (a->longnamemax < CONF_LONGNAMEMAX_MIN ||
 	    a->longnamemax > CONF_LONGNAMEMAX_MAX) {

@@ -25,6 +25,7 @@ enum opt_kind {
 	K_IGN_STR,    /* accepted with a value, ignored (I) */
 	K_LATER_BOOL, /* not in this build (L) */
 	K_LATER_STR,
+	K_LIST, /* appended to a struct cli_list field */
 };
 
 struct opt {
@@ -94,14 +95,14 @@ static const struct opt cli_opts[] = {
 	{ "fido2-assert-option", K_IGN_STR, 0 },
 	{ "context", K_IGN_STR, 0 },
 	{ "noxattr", K_BOOL, F(noxattr) },
-	{ "reverse", K_LATER_BOOL, 0 },
+	{ "reverse", K_BOOL, F(reverse) },
 	{ "fido2", K_STR, F(fido2) },
-	{ "e", K_LATER_STR, 0 },
-	{ "exclude", K_LATER_STR, 0 },
-	{ "ew", K_LATER_STR, 0 },
-	{ "exclude-wildcard", K_LATER_STR, 0 },
-	{ "exclude-from", K_LATER_STR, 0 },
-	{ "one-file-system", K_LATER_BOOL, 0 },
+	{ "e", K_LIST, F(exclude) },
+	{ "exclude", K_LIST, F(exclude) },
+	{ "ew", K_LIST, F(exclude_wildcard) },
+	{ "exclude-wildcard", K_LIST, F(exclude_wildcard) },
+	{ "exclude-from", K_LIST, F(exclude_from) },
+	{ "one-file-system", K_BOOL, F(one_file_system) },
 	{ "i", K_STR, F(idle) },
 	{ "idle", K_STR, F(idle) },
 	{ "ctlsock", K_STR, F(ctlsock) },
@@ -223,6 +224,13 @@ static int apply(struct cli_args *a, const struct opt *o, const char *val,
 		return 0;
 	case K_IGN_STR:
 		return 0;
+	case K_LIST: {
+		struct cli_list *l = (struct cli_list *)(void *)(base + o->off);
+		if (l->n >= CLI_LIST_MAX)
+			return cli_err(err, errlen, "too many -%s", o->name);
+		l->v[l->n++] = val;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -231,7 +239,7 @@ static int takes_value(const struct opt *o)
 {
 	return o->kind == K_STR || o->kind == K_INT || o->kind == K_PASSFILE ||
 	       o->kind == K_EXTPASS || o->kind == K_IGN_STR ||
-	       o->kind == K_LATER_STR;
+	       o->kind == K_LATER_STR || o->kind == K_LIST;
 }
 
 static int own(struct cli_args *a, char *s)

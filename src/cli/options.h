@@ -21,6 +21,12 @@
 #define CLI_MAX_POS 8
 #define CLI_UNSET LONG_MIN
 
+#define CLI_LIST_MAX 256
+struct cli_list {
+	const char *v[CLI_LIST_MAX];
+	size_t n;
+};
+
 struct cli_args {
 	/* actions */
 	int init, passwd, info, fsck, speed, version, help, hh;
@@ -34,6 +40,10 @@ struct cli_args {
 	int dev, nodev, suid, nosuid, exec, noexec, fusedebug, zerokey;
 	int sharedstorage, nouring;
 	int kernel_cache, acl, serialize_reads, noxattr;
+	/* reverse mode (src/reverse/): -reverse, -one-file-system and the
+	 * -exclude* lists, in command-line order */
+	int reverse, one_file_system;
+	struct cli_list exclude, exclude_wildcard, exclude_from;
 	long notifypid;
 	const char *ko, *fsname, *badname;
 	const char *idle, *ctlsock, *force_owner, *fido2, *openssl;

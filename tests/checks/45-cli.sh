@@ -352,7 +352,7 @@ case_usage() {
 	expect "mount: mountpoint = cipherdir -> 10" 10 1 "$V" -passfile pf e2 e2
 	expect "mount: missing mountpoint -> 10" 10 1 "$V" -passfile pf v-default nosuch
 	expect "-- ends options (-dir is a path)" 6 1 "$V" -info -- -dir
-	expect "-reverse is refused clearly -> 1" 1 1 "$V" -reverse -passfile pf v-default mnt1
+	expect "-reverse without .gocryptfs.reverse.conf -> 11" 11 1 "$V" -reverse -passfile pf v-default mnt1
 	# -init -config elsewhere: config outside, diriv inside
 	mkdir e3
 	expect "-init -config FILE" 0 0 "$V" -init -scryptn 10 -passfile pf -config "$T/e3.conf" e3
