@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # make prove-mutants: each proofs/mutants/NAME.patch seeds one bug. The
 # first line of a patch names the component that must reject it
-# ("# component: chacha"). The patch is applied to a scratch copy of src/
+# ("# component: chacha"), the second the function it changes ("#
+# functions: quarter_round"): only that function's goals are proved, so a
+# mutant costs the timeouts of its own failing goals, not the component's
+# whole proof. The patch is applied to a scratch copy of src/
 # and spec/, the component is proved there, and the mutant counts as
 # rejected only when WP fails. Exits 1 when any mutant survives.
 set -uo pipefail
@@ -14,6 +17,7 @@ survived=0 n=0
 for p in "$HERE"/mutants/*.patch; do
 	name=$(basename "$p" .patch)
 	comp=$(sed -n 's/^# component: *//p' "$p" | head -n 1)
+	fcts=$(sed -n 's/^# functions: *//p' "$p" | head -n 1)
 	rm -rf "$scratch/tree" && mkdir -p "$scratch/tree"
 	cp -r "$REPO/src" "$REPO/spec" "$scratch/tree/"
 	if ! patch -s -d "$scratch/tree" -p1 <"$p"; then
@@ -23,6 +27,7 @@ for p in "$HERE"/mutants/*.patch; do
 	fi
 	n=$((n + 1))
 	if PROVE_ROOT="$scratch/tree" PROVE_OUT="$scratch/out-$name" \
+		PROVE_FCT="$fcts" \
 		FRAMAC_WP_CACHE=replay bash "$HERE/run.sh" gate "$comp" \
 		>"$scratch/$name.log" 2>&1; then
 		echo "mutant $name ($comp): SURVIVED (WP proved the mutant)"

@@ -16,6 +16,9 @@
 #                    mutant run points it at a scratch copy).
 #   PROVE_OUT        output directory (default proofs/build).
 #   PROVE_RESULTS    when set to 1, write proofs/results/<component>.json.
+#   PROVE_FCT        when set, only these functions' goals (-wp-fct, last
+#                    wins over the component's own list): the mutant run
+#                    proves only the function each mutant changes.
 # Last line: "proved N / M goals".
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -171,6 +174,7 @@ fi
 total_ok=0 total_all=0 bad=0
 for c in "${COMPS[@]}"; do
 	component "$c" || exit 2
+	[ -n "${PROVE_FCT:-}" ] && FLAGS+=(-wp-fct "$PROVE_FCT")
 	srcs=()
 	for f in "${FILES[@]}"; do srcs+=("$ROOT/$f"); done
 	start=$(date +%s)
