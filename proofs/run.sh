@@ -16,8 +16,8 @@
 #                    mutant run points it at a scratch copy).
 #   PROVE_OUT        output directory (default proofs/build).
 #   PROVE_RESULTS    when set to 1, write proofs/results/<component>.json.
-#   PROVE_FCT        when set, only these functions' goals (-wp-fct, last
-#                    wins over the component's own list): the mutant run
+#   PROVE_FCT        when set, only these functions' goals (-wp-fct, in
+#                    place of the component's own list): the mutant run
 #                    proves only the function each mutant changes.
 # Last line: "proved N / M goals".
 set -uo pipefail
@@ -174,7 +174,19 @@ fi
 total_ok=0 total_all=0 bad=0
 for c in "${COMPS[@]}"; do
 	component "$c" || exit 2
-	[ -n "${PROVE_FCT:-}" ] && FLAGS+=(-wp-fct "$PROVE_FCT")
+	if [ -n "${PROVE_FCT:-}" ]; then
+		# -wp-fct accumulates over repeats: drop the component's own
+		# list, keep its other flags
+		kept=()
+		for ((i = 0; i < ${#FLAGS[@]}; i++)); do
+			if [ "${FLAGS[i]}" = -wp-fct ]; then
+				i=$((i + 1))
+				continue
+			fi
+			kept+=("${FLAGS[i]}")
+		done
+		FLAGS=("${kept[@]}" -wp-fct "$PROVE_FCT")
+	fi
 	srcs=()
 	for f in "${FILES[@]}"; do srcs+=("$ROOT/$f"); done
 	start=$(date +%s)
