@@ -45,6 +45,9 @@ check fsck "fsck format sys base"
 # helper and io_uring rings (fuse/par.h, fuse/uring.h) and crypto's SHA-256
 check reverse "reverse format sys crypto base" "fuse/par.h fuse/uring.h"
 check cli "cli reverse fuse fsck format sys crypto base"
+# vcryptfs-xray is a second program beside cli/ (it shares cli's option
+# and version code); no layer includes it
+check xray "xray cli format sys crypto base"
 # crypto must not use file descriptors or FUSE
 if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] \
 	>/dev/null 2>&1; then
