@@ -27,9 +27,9 @@ enum exit_code {
 	EXIT_WRITECONF = 24,	 /* writing the config failed */
 	EXIT_FSCKERRORS = 26,	 /* -fsck found problems */
 	EXIT_DEPRECATEDFS = 27,	 /* config invalid for this version */
-	EXIT_EXCLUDE = 29,	 /* -exclude* without -reverse, bad -exclude-from */
-	EXIT_DEVNULL = 30,	 /* /dev/null could not be opened */
-	EXIT_FIDO2 = 31,	 /* FIDO2 token interaction failed */
+	EXIT_EXCLUDE = 29, /* -exclude* without -reverse, bad -exclude-from */
+	EXIT_DEVNULL = 30, /* /dev/null could not be opened */
+	EXIT_FIDO2 = 31,   /* FIDO2 token interaction failed */
 };
 
 #endif

@@ -308,7 +308,7 @@ static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
 			continue;
 		if (names && (v->flags & VOL_LONGNAMES) &&
 		    names_is_long_namefile(name)) {
-			if (nn == ncap) {
+			if (nn == ncap || ns == NULL) {
 				char **t = grow(ns, nn, &ncap, sizeof(*t), 16);
 
 				if (t == NULL) {
@@ -325,7 +325,7 @@ static int read_entries(struct ck *ck, DIR *dp, int is_root, struct ent **out,
 			ns[nn++] = dup;
 			continue;
 		}
-		if (n == cap) {
+		if (n == cap || es == NULL) {
 			struct ent *t = grow(es, n, &cap, sizeof(*t), 32);
 
 			if (t == NULL) {
