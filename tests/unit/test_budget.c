@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuse/budget.h"
 #include "fuse/inode.h"
 #include "th.h"
 
@@ -31,6 +32,8 @@
 struct dent {
 	uint64_t parent;
 	char name[32];
+	char oldname[32]; /* the name before a rename, "" if none */
+	int moved_at;	  /* inval_calls when the rename was seen */
 	struct inode *in;
 	int dir;  /* index of the directory entry, -1 for the root */
 	int busy; /* an open file: unhashed, never forgotten here */
@@ -43,7 +46,11 @@ static int ndents;
 static pthread_mutex_t dlock = PTHREAD_MUTEX_INITIALIZER;
 static int inval_calls;
 static int inval_enoent;
-static int inval_stale; /* asked under the name before a rename */
+/* Asked under the name a file had before a rename, in a batch the reaper
+ * collected after the rename was recorded. A batch collected just before
+ * the rename may still carry the old name (the kernel answers ENOENT, no
+ * harm): its invals are among the BUDGET_BATCH calls after the rename. */
+static int inval_stale;
 
 /* Unhash dentry i (dlock held); an unused one is forgotten (into out). */
 static void drop_one(int i, struct inode **out, int *nout)
@@ -87,9 +94,14 @@ static int fake_inval(uint64_t parent, const char *name, size_t len)
 		drop(found, forget, &nforget);
 	else
 		inval_enoent++;
-	if (found < 0 && len > 1 && name[0] == 'f' &&
-	    strtol(name + 1, NULL, 10) % 50 == 49)
-		inval_stale++;
+	for (int i = 0; found < 0 && i < ndents; i++) {
+		if (dents[i].oldname[0] != '\0' &&
+		    dents[i].parent == parent &&
+		    strlen(dents[i].oldname) == len &&
+		    memcmp(dents[i].oldname, name, len) == 0 &&
+		    inval_calls > dents[i].moved_at + BUDGET_BATCH)
+			inval_stale++;
+	}
 	pthread_mutex_unlock(&dlock);
 	/* the FORGETs (a real kernel sends them a moment later) */
 	for (int i = 0; i < nforget; i++)
@@ -208,16 +220,22 @@ static void run(const char *base)
 			(void)snprintf(nn, sizeof(nn), "r%d", f);
 			(void)snprintf(path, sizeof(path), "%s/d%d/f%d", base,
 				       f % NDIRS, f);
+			/* as a real rename: the file system records the
+			 * new name before its reply, the kernel moves the
+			 * dentry after it */
+			if (stat(path, &st) == 0)
+				inode_name_moved(st.st_dev, st.st_ino,
+						 dents[f % NDIRS].in, nn);
 			pthread_mutex_lock(&dlock);
 			if (dents[i].live) {
+				memcpy(dents[i].oldname, dents[i].name,
+				       sizeof(dents[i].oldname));
+				dents[i].moved_at = inval_calls;
 				(void)snprintf(dents[i].name,
 					       sizeof(dents[i].name), "%s", nn);
 				renamed++;
 			}
 			pthread_mutex_unlock(&dlock);
-			if (stat(path, &st) == 0)
-				inode_name_moved(st.st_dev, st.st_ino,
-						 dents[f % NDIRS].in, nn);
 		}
 	}
 	th_check(renamed > 0, "budget: %d renames recorded", renamed);
