@@ -11,6 +11,9 @@
 #   gocryptfs  gocryptfs 2.3, same cipher, on a `gocryptfs -init` volume;
 #   vcryptfs-xchacha, gocryptfs-xchacha  the same with -xchacha, only when
 #              BENCH_XCHACHA=1;
+#   vcryptfs-old  only when BENCH_OLD=PATH names another vcryptfs binary
+#              (an older build, to compare a change): mounted like
+#              vcryptfs, on a volume of its own;
 #   passthrough  libfuse's passthrough_ll example as installed by Debian
 #              (/usr/share/doc/libfuse3-dev/examples), compiled at bench
 #              time into $BUILD/bench/passthrough_ll: the no-crypto ceiling;
@@ -210,6 +213,10 @@ if [ "$URING" = 1 ]; then
 	TARGETS+=(vcryptfs-nouring)
 fi
 TARGETS+=(gocryptfs)
+if [ -n "${BENCH_OLD:-}" ]; then
+	[ -x "$BENCH_OLD" ] || die "BENCH_OLD=$BENCH_OLD is not executable"
+	TARGETS+=(vcryptfs-old)
+fi
 if [ "$XCHACHA" = 1 ]; then
 	TARGETS+=(vcryptfs-xchacha gocryptfs-xchacha)
 fi
@@ -221,6 +228,9 @@ setup() {
 	local t=$1 c=$tmp/$1/c
 	mkdir -p "$c" "$tmp/$t/m"
 	case "$t" in
+	vcryptfs-old)
+		"$BENCH_OLD" -init -q -scryptn 10 -passfile "$tmp/pass" "$c"
+		;;
 	vcryptfs | vcryptfs-nouring)
 		"$VC" -init -q -scryptn 10 -passfile "$tmp/pass" "$c"
 		;;
@@ -250,6 +260,7 @@ mnt() {
 	vcryptfs-nouring)
 		"$VC" -q -nouring -passfile "$tmp/pass" "$c" "$m"
 		;;
+	vcryptfs-old) "$BENCH_OLD" -q -passfile "$tmp/pass" "$c" "$m" ;;
 	vcryptfs*) "$VC" -q -passfile "$tmp/pass" "$c" "$m" ;;
 	gocryptfs*) gocryptfs -q -nosyslog -passfile "$tmp/pass" "$c" "$m" ;;
 	passthrough) "$PT" -o source="$c" "$m" ;;
