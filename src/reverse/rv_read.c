@@ -71,6 +71,10 @@ struct link_ivs {
 static pthread_mutex_t links_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct link_ivs *links[256];
 
+/* A file's IVs: derived from its path, unless another path of the same
+ * inode was opened first (then that one's). A file with other links
+ * records its IVs; one with a single link only looks (a file that had
+ * other links keeps its IVs: gocryptfs keeps its table too). */
 static void file_ivs(struct rv_file *f, const struct stat *st)
 {
 	unsigned h = (unsigned)((st->st_ino ^ st->st_dev) & 255U);
@@ -78,20 +82,6 @@ static void file_ivs(struct rv_file *f, const struct stat *st)
 
 	rv_derive(f->id, f->node->cpath, "FILEID");
 	rv_derive(f->iv0, f->node->cpath, "BLOCK0IV");
-	if (st->st_nlink <= 1) {
-		/* a file that had other links keeps its IVs (gocryptfs
-		 * keeps its table too) */
-		pthread_mutex_lock(&links_lock);
-		for (l = links[h]; l != NULL; l = l->next)
-			if (l->dev == st->st_dev && l->ino == st->st_ino)
-				break;
-		if (l != NULL) {
-			memcpy(f->id, l->id, RV_ID_LEN);
-			memcpy(f->iv0, l->iv0, 16);
-		}
-		pthread_mutex_unlock(&links_lock);
-		return;
-	}
 	pthread_mutex_lock(&links_lock);
 	for (l = links[h]; l != NULL; l = l->next)
 		if (l->dev == st->st_dev && l->ino == st->st_ino)
@@ -99,7 +89,7 @@ static void file_ivs(struct rv_file *f, const struct stat *st)
 	if (l != NULL) {
 		memcpy(f->id, l->id, RV_ID_LEN);
 		memcpy(f->iv0, l->iv0, 16);
-	} else if ((l = malloc(sizeof(*l))) != NULL) {
+	} else if (st->st_nlink > 1 && (l = malloc(sizeof(*l))) != NULL) {
 		l->dev = st->st_dev;
 		l->ino = st->st_ino;
 		memcpy(l->id, f->id, RV_ID_LEN);

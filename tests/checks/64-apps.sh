@@ -7,8 +7,8 @@
 # through FUSE over io_uring ($BUILD daemon; the fuse module parameter
 # enable_uring is set to Y and put back at exit; a kernel without it is a
 # loud SKIP of those two mounts). An outcome is what the program printed
-# and its exit codes, plus a listing of the tree it left (tests/apps/
-# treesum.py: type, path, size, sha256, link count, mode, user xattrs; no
+# and its exit codes, plus a listing of the tree it left (lib.sh's
+# treesum: type, path, size, sha256, link count, mode, user xattrs; no
 # times or inode numbers). A case passes for a mount when the plain run
 # had no failed step and the mount's outcome is the plain one, line for
 # line. Cases (one per program; tests/run.sh apps --case NAME):
@@ -176,7 +176,7 @@ st() {
 	if [ "$rc" = 0 ]; then echo "$label ok"; else echo "$label FAILED rc=$rc"; fi
 	return "$rc"
 }
-tsum() { python3 "$A/treesum.py" "$1"; }
+tsum() { treesum "$1"; }
 
 # ---- the programs: app_NAME V DIR prints the outcome, run in DIR ----
 app_tar() {

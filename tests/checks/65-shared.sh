@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: MIT
 # group: shared: a cipher directory on a real network filesystem, and on
 # replicas kept in step by a sync tool (issue 22).
+# Over 600 lines on purpose: every case runs on the one sshd and the two
+# sshfs sessions that the preamble starts (starting them per case would
+# cost more than the cases); each case is a function that tests/run.sh
+# shared --case NAME runs alone.
 # The network filesystem is sshfs: the group starts Debian's sshd on
 # 127.0.0.1 only (its own sshd_config, host key and client key in a temp
 # dir, an unused port), and mounts one temp dir of this machine twice

@@ -9,19 +9,11 @@
 # Spec: ../shared/FORMAT.md 12.1 (-o rewriting), issue 25.
 . "$(dirname "$0")/lib.sh"
 V=$PWD/$BUILD/vcryptfs
-need_built 66-install "$V" "$PWD/$BUILD/vcryptfs-xray" || exit 0
-need_fuse 66-install || exit 0
-for t in man bash mount.fuse3 fusermount3 make; do
-	need_tool "$t" || exit 0
-done
+group_needs 66-install "$V" "$PWD/$BUILD/vcryptfs-xray" -- \
+	man bash mount.fuse3 fusermount3 make || exit 0
 SRC=$PWD
-T=$(mktemp -d /tmp/vcryptfs-install.XXXXXX)
+scratch_dir install
 D=$T/root
-cleanup() {
-	unmount_all "$T/mnt"
-	rm -rf "$T"
-}
-trap cleanup EXIT
 FILES=(usr/bin/vcryptfs usr/bin/vcryptfs-xray
 	usr/share/man/man1/vcryptfs.1 usr/share/man/man1/vcryptfs-xray.1
 	usr/share/bash-completion/completions/vcryptfs

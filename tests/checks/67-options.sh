@@ -16,18 +16,10 @@
 . "$(dirname "$0")/lib.sh"
 V=$PWD/$BUILD/vcryptfs
 VS=$PWD/$SANBUILD/vcryptfs
-need_built 67-options "$V" "$VS" || exit 0
-need_fuse 67-options || exit 0
-for t in gocryptfs setfacl getfacl getfattr setfattr setpriv findmnt; do
-	need_tool "$t" || exit 0
-done
-T=$(mktemp -d /tmp/vcryptfs-options.XXXXXX)
+group_needs 67-options "$V" "$VS" -- \
+	gocryptfs setfacl getfacl getfattr setfattr setpriv findmnt || exit 0
+scratch_dir options
 SRC=$PWD
-cleanup() {
-	unmount_all "$T"/m*
-	rm -rf "$T"
-}
-trap cleanup EXIT
 san_log_to "$T/san"
 cd "$T" || exit 0
 printf 'pw\n' >pf

@@ -15,17 +15,9 @@ V=$PWD/$BUILD/vcryptfs
 VS=$PWD/$SANBUILD/vcryptfs
 X=$PWD/$BUILD/vcryptfs-xray
 XS=$PWD/$SANBUILD/vcryptfs-xray
-need_built 68-ctlsock "$V" "$VS" "$X" "$XS" || exit 0
-need_fuse 68-ctlsock || exit 0
-for t in gocryptfs gocryptfs-xray python3; do
-	need_tool "$t" || exit 0
-done
-T=$(mktemp -d /tmp/vcryptfs-ctlsock.XXXXXX)
-cleanup() {
-	unmount_all "$T"/m*
-	rm -rf "$T"
-}
-trap cleanup EXIT
+group_needs 68-ctlsock "$V" "$VS" "$X" "$XS" -- \
+	gocryptfs gocryptfs-xray python3 || exit 0
+scratch_dir ctlsock
 san_log_to "$T/san"
 cd "$T" || exit 0
 printf 'pw\n' >pf

@@ -13,19 +13,11 @@
 # unit's SuccessExitStatus. Spec: ../shared/FORMAT.md 11, 13.5.
 . "$(dirname "$0")/lib.sh"
 V=$PWD/$BUILD/vcryptfs
-need_built 71-systemd "$V" "$PWD/$BUILD/vcryptfs-xray" || exit 0
-need_fuse 71-systemd || exit 0
-for t in systemd-analyze fusermount3 man; do
-	need_tool "$t" || exit 0
-done
+group_needs 71-systemd "$V" "$PWD/$BUILD/vcryptfs-xray" -- \
+	systemd-analyze fusermount3 man || exit 0
 SRC=$PWD
-T=$(mktemp -d /tmp/vcryptfs-systemd.XXXXXX)
+scratch_dir systemd
 P=$T/prefix
-cleanup() {
-	unmount_all "$T/m"
-	rm -rf "$T"
-}
-trap cleanup EXIT
 make -s -C "$SRC" install PREFIX="$P" >"$T/install.log" 2>&1 ||
 	fail "make install PREFIX=$P: $(tail -3 "$T/install.log")"
 UNIT=$P/lib/systemd/system/vcryptfs@.service

@@ -18,6 +18,9 @@
 # Every case runs with $BUILD/vcryptfs and then with the ASan/UBSan
 # $SANBUILD/vcryptfs (any sanitizer report fails; REVERSE_SAN=0 skips
 # that pass).
+# Over 600 lines on purpose: each case runs for four configs and two
+# binaries through the same fresh/mnt_vc/mnt_go helpers defined here;
+# tests/run.sh reverse --case NAME runs one case.
 # Spec: ../shared/FORMAT.md section 9.
 . "$(dirname "$0")/lib.sh"
 need_tool fusermount3 || exit 0
@@ -47,32 +50,8 @@ printf 'reverse-test\n' >"$PF"
 VC=$VCN
 TAG=normal
 
-# Listing of a tree: type, path, mode, size, sha256 / target.
-cat >"$tmp/treesum.py" <<'PY'
-import hashlib, os, stat, sys
-root = sys.argv[1]
-skip = set(sys.argv[2:])
-for d, dirs, files in os.walk(root):
-    dirs.sort()
-    for n in sorted(dirs + files):
-        p = os.path.join(d, n)
-        rel = os.path.relpath(p, root)
-        if rel in skip:
-            continue
-        st = os.lstat(p)
-        m = "%o" % stat.S_IMODE(st.st_mode)
-        if stat.S_ISREG(st.st_mode):
-            with open(p, "rb") as f:
-                h = hashlib.sha256(f.read()).hexdigest()
-            print("f", rel, m, st.st_size, h)
-        elif stat.S_ISLNK(st.st_mode):
-            print("l", rel, st.st_size, os.readlink(p))
-        elif stat.S_ISDIR(st.st_mode):
-            print("d", rel, m)
-        else:
-            print("o", rel, m, stat.S_IFMT(st.st_mode))
-PY
-sum() { python3 "$tmp/treesum.py" "$@"; }
+# Listing of a tree: type, path, mode, size, sha256 / target (lib/treesum.py).
+sum() { python3 "$LIB_DIR/treesum.py" --basic "$@"; }
 
 # make_tree DIR: every kind of entry.
 make_tree() {

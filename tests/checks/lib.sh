@@ -38,6 +38,39 @@ need_built() {
 		fi
 	done
 }
+# group_needs GROUP BIN... [-- TOOL...]: what a group needs before it
+# starts: the built binaries (need_built), /dev/fuse (need_fuse) and the
+# tools (need_tool). Returns 1 when one is missing (the need_* helpers
+# have said why).
+group_needs() {
+	local g=$1 t bins=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		bins+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	need_built "$g" "${bins[@]}" || return 1
+	need_fuse "$g" || return 1
+	for t in "$@"; do
+		need_tool "$t" || return 1
+	done
+}
+# scratch_dir NAME: T = a new /tmp/vcryptfs-NAME.XXXXXX; at exit every
+# mount below it is unmounted (deepest first) and T is removed.
+scratch_dir() {
+	T=$(mktemp -d "/tmp/vcryptfs-$1.XXXXXX")
+	trap scratch_cleanup EXIT
+}
+# shellcheck disable=SC2317 # called by the EXIT trap
+scratch_cleanup() {
+	local m
+	while IFS= read -r m; do
+		unmount_all "$m"
+	done < <(awk -v t="$T/" 'index($2, t) == 1 { print $2 }' \
+		/proc/self/mounts | sort -r)
+	rm -rf "$T"
+}
 # prep_example SRC DST: copy a gocryptfs example cipher dir; git stores its
 # symlinks as plain files holding the target, so turn those back into
 # symlinks in the copy (encrypted file contents always start 00 02).

@@ -26,6 +26,9 @@
  * taking the write lock shared: EIO).
  * Prints one line per phase; exits 1 on any violation (with the first
  * offending offset). Not proved.
+ * Over 600 lines on purpose: a standalone program whose three phases share
+ * one write model and one per-block checker (the serial-order test); split
+ * up, each part would need the model's state passed between files.
  */
 #include <errno.h>
 #include <fcntl.h>

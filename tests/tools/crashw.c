@@ -19,6 +19,8 @@
  * and sha256); the others may hold any units their writes produced, or
  * zeros, or fail with EIO per 4096-byte block; any other error or a
  * foreign unit exits 1. Prints one summary line. Not proved.
+ * Over 600 lines on purpose: writer and verifier must agree on the unit
+ * layout and the journal grammar, so both live in one standalone program.
  */
 #include <errno.h>
 #include <fcntl.h>
