@@ -11,6 +11,9 @@
  * in locked memory, it holds a copy of the key). libgcrypt keeps the key
  * schedule inside its cipher handles, opened with GCRY_CIPHER_SECURE:
  * libgcrypt's own secure memory, mlock'd and wiped on close.
+ * Fork: mlock is not inherited by a child, and gcm_gcrypt_init() maps and
+ * locks libgcrypt's pool; a process that forks to serve (fuse/mount.c)
+ * must make its first call here in the child.
  * Depends on: libgcrypt (>= 1.10), ct.h. Not proved (libgcrypt is opaque).
  */
 #ifndef VCRYPTFS_GCM_BACKEND_GCRYPT_H
