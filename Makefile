@@ -28,7 +28,7 @@ SANCC    ?= clang-14
 BUILD    ?= build
 SANBUILD ?= build-san
 
-PKGS_LIBS := fuse3 libcrypto jansson liburing
+PKGS_LIBS := fuse3 libcrypto jansson liburing libgcrypt
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS_LIBS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS_LIBS) 2>/dev/null)
 

@@ -14,11 +14,15 @@
 #                       (gnuplot); under 10 minutes on 2 cores. Knobs:
 #                       BENCH_ROUNDS, BENCH_SECS, SPEED_ROUNDS, MOUNT_ROUNDS,
 #                       MOUNT_SIZE_MIB, MOUNT_FILES, MOUNT_TIMEOUT, BENCH_OUT
+#   make bench-gcm      AES-256-GCM per 4 KiB block (bench/bench_gcm.sh):
+#                       our wrapper, OpenSSL EVP sequences, nettle,
+#                       libgcrypt and gocryptfs -speed's AES-GCM-256-Go in
+#                       one run (issue 21). Knobs: BENCH_ROUNDS, BENCH_SECS
 #   make bench-native   $(BUILD)/bench-native/bench_crypto: bench_crypto
 #                       built with -march=native, the ONLY place that flag
 #                       is used, so a run shows baseline against native
 # Included by the Makefile after its variables.
-.PHONY: bench bench-crypto bench-mount bench-native
+.PHONY: bench bench-crypto bench-mount bench-native bench-gcm
 
 # --- the -march=native twin of bench_crypto ---
 NATIVE_DIR := $(BUILD)/bench-native
@@ -38,9 +42,16 @@ $(NATIVE_DIR)/bench_crypto: $(NATIVE_OBJS)
 
 -include $(NATIVE_OBJS:.o=.d)
 
+# --- bench_gcm also links nettle, which it compares (only it does) ---
+BENCH_GCM_LIBS := $(shell pkg-config --libs nettle 2>/dev/null)
+$(BUILD)/bench/bench_gcm: LDLIBS += $(BENCH_GCM_LIBS)
+
 # --- the benchmarks ---
 bench-crypto: $(BENCH_BINS) $(BUILD)/vcryptfs $(NATIVE_DIR)/bench_crypto ## crypto micro-benchmark vs OpenSSL
 	@bash bench/bench_crypto.sh
+
+bench-gcm: $(BUILD)/bench/bench_gcm ## AES-256-GCM per block: OpenSSL, nettle, libgcrypt vs gocryptfs
+	@BUILD=$(BUILD) bash bench/bench_gcm.sh
 
 bench-mount: $(BUILD)/vcryptfs ## mount benchmark vs gocryptfs (< 8 min)
 	@mkdir -p $(BUILD)/bench

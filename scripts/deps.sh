@@ -7,6 +7,7 @@ set -euo pipefail
 PKGS=(
 	build-essential pkg-config git
 	libfuse3-dev fuse3 libssl-dev openssl libjansson-dev liburing-dev
+	nettle-dev libgcrypt20-dev
 	clang-14 libclang-rt-14-dev clang-tidy clang-format cppcheck
 	frama-c-base why3 z3 cvc4 cvc5
 	qemu-user gocryptfs gnuplot-nox valgrind
