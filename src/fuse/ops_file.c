@@ -271,12 +271,26 @@ static int punch_hole(struct inode *in, int fd, off_t off, off_t len)
 	if (rc != 0)
 		return rc;
 	end = off + len < size ? off + len : size;
-	if (off >= end)
-		return 0;
 	first = (off + bs - 1) / bs * bs;
 	last = end / bs * bs;
-	if (first >= last) /* no whole block: up to 2 * 4096 - 2 bytes */
+	if (off >= end || first >= last) {
+		/* Nothing to punch in the backing. Ask it all the same (a
+		 * 1-byte punch at its end changes nothing), so that on a
+		 * backing without hole punching (sshfs) every punch is
+		 * EOPNOTSUPP, as on a plain fs without it, not just the ones
+		 * that cover a whole block (fsx probes at EOF, then punches). */
+		struct stat st;
+
+		if (fstat(fd, &st) != 0)
+			return -errno;
+		if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      st.st_size, 1) != 0)
+			return -errno;
+		if (off >= end)
+			return 0;
+		/* no whole block: up to 2 * 4096 - 2 bytes */
 		return write_zeros(in, fd, off, end);
+	}
 	/* The whole blocks first: a backing without hole punching (sshfs:
 	 * EOPNOTSUPP) must leave the file as it was, edges included. */
 	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,

@@ -312,8 +312,11 @@ int rv_resolve(const struct rv_node *d, const char *cname, struct rv_res *r)
 	if (d->empty)
 		return -ENOENT;
 	if (plain_names()) {
-		if (len > NAMES_MAX ||
-		    (root_conf && strcmp(cname, RV_CONF_REVERSE) == 0))
+		/* the view name is the plaintext name: one over NAME_MAX
+		 * is what the plaintext dir (and gocryptfs) answer for it */
+		if (len > NAMES_MAX)
+			return -ENAMETOOLONG;
+		if (root_conf && strcmp(cname, RV_CONF_REVERSE) == 0)
 			return -ENOENT;
 		memcpy(r->pname, cname, len + 1);
 	} else if (names_is_long(cname)) {

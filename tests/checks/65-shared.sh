@@ -37,6 +37,8 @@
 #            vcryptfs -fsck names it
 #   posix    tests/fs/fsposix.c and tests/tools/fsxv.c on a vcryptfs mount
 #            whose cipher dir is on sshfs (ASan/UBSan daemon)
+#   punch    fallocate PUNCH_HOLE on that mount answers as sshfs itself
+#            does for every range (fsx's probe at EOF included)
 # Every mount, and sshd, is stopped by the EXIT trap.
 . "$(dirname "$0")/lib.sh"
 for t in fusermount3 sshfs ssh ssh-keygen unison gocryptfs python3; do
@@ -729,7 +731,47 @@ case_posix() {
 		fail "shared: posix: -fsck after the suites: $(echo "$out" | tail -n 3)"
 }
 
-run_cases case_nfs case_sshfs case_vcvc case_vcgo case_fileid case_replicas case_posix
+# fallocate PUNCH_HOLE|KEEP_SIZE on the sshfs-backed mount answers what
+# sshfs itself answers (EOPNOTSUPP: SFTP has no hole punching) for every
+# range, not only for one covering a whole block: fsx's probe at EOF,
+# one inside a block, one over two whole blocks; the file stays as it was
+# (fsx aborted on the mount: its probe at EOF succeeded, the first real
+# punch did not)
+case_punch() {
+	local c=$S1/pu m=$tmp/pu ref got
+	if ! { new_vol "$tmp/remote/pu" && mnt_vc "$VC" "$c" "$m"; }; then
+		fail "shared: punch: mount failed"
+		return
+	fi
+	mkdir -p "$S1/puref"
+	cat >"$tmp/punch.py" <<-'PY'
+		import ctypes, errno, os, sys
+		libc = ctypes.CDLL(None, use_errno=True)
+		libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+		p = sys.argv[1]
+		data = os.urandom(20000)
+		with open(p, "wb") as f:
+		    f.write(data)
+		fd = os.open(p, os.O_RDWR)
+		res = []
+		for off, ln in ((20000, 1), (100, 50), (4096, 8192)):
+		    # 3: FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+		    rc = libc.fallocate(fd, 3, off, ln)
+		    res.append("ok" if rc == 0 else errno.errorcode[ctypes.get_errno()])
+		os.close(fd)
+		with open(p, "rb") as f:
+		    res.append("unchanged" if f.read() == data else "changed")
+		print(",".join(res))
+	PY
+	ref=$(python3 "$tmp/punch.py" "$S1/puref/f" 2>&1)
+	got=$(python3 "$tmp/punch.py" "$m/f" 2>&1)
+	[ "$got" = "$ref" ] &&
+		pass "shared: punch: PUNCH_HOLE at EOF, inside a block, over whole blocks: $got, as on sshfs itself" ||
+		fail "shared: punch: PUNCH_HOLE at EOF, inside a block, over whole blocks: mount $got, sshfs itself $ref"
+	umnt "$m"
+}
+
+run_cases case_nfs case_sshfs case_vcvc case_vcgo case_fileid case_replicas case_posix case_punch
 if ls "$tmp/san"/* >/dev/null 2>&1; then
 	fail "shared: ASan/UBSan report: $(head -n 5 "$tmp"/san/*)"
 else

@@ -201,6 +201,31 @@ case_plaintextnames() {
 	else
 		fail "reverse[$TAG]: -plaintextnames collision: $(ls "$tmp/v1" | grep conf | tr '\n' ' ')"
 	fi
+	# a name over NAME_MAX (pjdfstest open/02.t on the view): the plain
+	# dir and gocryptfs's view answer ENAMETOOLONG; a missing name of
+	# NAME_MAX bytes: ENOENT
+	local r
+	if mnt_go "$p" "$tmp/g1"; then
+		r=$(python3 - "$p" "$tmp/v1" "$tmp/g1" <<-'PY'
+			import errno, os, sys
+			out = []
+			for d in sys.argv[1:]:
+			    for n in (256, 255):
+			        try:
+			            os.lstat(os.path.join(d, "L" * n))
+			            out.append("found")
+			        except OSError as e:
+			            out.append(errno.errorcode[e.errno])
+			print(" ".join(out))
+		PY
+		)
+		umnt "$tmp/g1"
+		[ "$r" = "ENAMETOOLONG ENOENT ENAMETOOLONG ENOENT ENAMETOOLONG ENOENT" ] &&
+			pass "reverse[$TAG]: -plaintextnames: a 256-byte name is ENAMETOOLONG, a missing 255-byte one ENOENT (as the plain dir and gocryptfs)" ||
+			fail "reverse[$TAG]: -plaintextnames: lstat of 256/255-byte names, plain dir, vcryptfs view, gocryptfs view: $r"
+	else
+		fail "reverse[$TAG]: -plaintextnames: gocryptfs -reverse did not mount"
+	fi
 	umnt "$tmp/v1"
 }
 
