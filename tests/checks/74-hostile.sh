@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# group: hostile: a cipher directory prepared by an attacker (issue 23,
+# item 4). Copies of a fresh volume (vcryptfs -init, filled
+# through a mount) are altered one way each:
+#   - a FIFO where gocryptfs.diriv, a long-name .name file, gocryptfs.conf
+#     or .gocryptfs.reverse.conf belongs: the listing fails with EIO or
+#     hides the entry, -fsck reports it, the config is refused with one
+#     error line and gocryptfs's exit code (11 mount/-fsck/-reverse, 8
+#     -info); every command runs under `timeout`, so a hang fails;
+# Every mount is unmounted by the EXIT trap, and every planted FIFO is
+# opened for writing once there, which frees a reader that hangs on it
+# (no output of a command that may hang is read through a pipe: a caller
+# stuck in the kernel keeps it open).
+# Spec: ../shared/FORMAT.md 2, 4.2, 5.4, 5.7, 11.
+. "$(dirname "$0")/lib.sh"
+need_tool fusermount3 || exit 0
+need_tool python3 || exit 0
+need_tool timeout || exit 0
+need_fuse hostile || exit 0
+VC=${VCRYPTFS:-$BUILD/vcryptfs}
+need_built hostile "$VC" || exit 0
+vc_tmpdir 74
+PY="python3 -S -I"
+PF=$tmp/passfile
+echo "hostile-suite-password" >"$PF"
+T="timeout -k 2 10" # a hang is a failure, never a stuck group
+
+FIFOS=() # every FIFO planted, for on_exit
+# shellcheck disable=SC2317 # called by vc_cleanup (EXIT trap)
+on_exit() {
+	local f
+	# a daemon blocked in open() on a FIFO (and its caller, stuck in the
+	# kernel even for SIGKILL) goes on once a writer came and went
+	for f in "${FIFOS[@]}"; do
+		# shellcheck disable=SC2016 # $1 is the inner shell's
+		timeout 1 bash -c ': >"$1"' _ "$f" 2>/dev/null
+	done
+	return 0
+}
+
+# hmount CIPHERDIR MNT LOG [FLAGS]: background daemon logging to LOG.
+hmount() {
+	local c=$1 m=$2 log=$3
+	shift 3
+	VC_BIN=$VC PASSFILE=$PF vc_mount "$c" "$m" -nosyslog "$@" >>"$log" 2>&1
+}
+
+LONG=$(printf 'L%.0s' $(seq 1 200)).txt
+BASE=$tmp/base
+mkdir "$BASE"
+if ! "$VC" -init -q -scryptn 10 -passfile "$PF" "$BASE" >/dev/null 2>&1; then
+	fail "hostile: vcryptfs -init failed"
+	exit 0
+fi
+if ! hmount "$BASE" "$tmp/m" "$tmp/base.log"; then
+	fail "hostile: the fresh volume did not mount"
+	exit 0
+fi
+m=$tmp/m
+if ! { echo "hello" >"$m/small.txt" && : >"$m/empty" &&
+	echo "long" >"$m/$LONG" && mkdir "$m/sub" && echo "c" >"$m/sub/c.txt" &&
+	mkdir "$m/sub2"; }; then
+	fail "hostile: filling the fresh volume failed"
+fi
+declare -A CP # plaintext name -> backing path relative to BASE
+for f in small.txt empty "$LONG" sub sub2; do
+	ino=$(stat -c %i "$m/$f")
+	CP[$f]=$(cd "$BASE" && find . -inum "$ino" ! -name '*.name' | head -n1)
+	CP[$f]=${CP[$f]#./}
+done
+umnt "$m"
+if [ -z "${CP[sub]}" ] || [ -z "${CP[$LONG]}" ] || [ -z "${CP[small.txt]}" ]; then
+	fail "hostile: cannot map plaintext names to backing files"
+	exit 0
+fi
+
+# fresh NAME: a new copy of the volume at $tmp/NAME, echoed.
+fresh() {
+	rm -rf "${tmp:?}/$1"
+	cp -a "$BASE" "$tmp/$1"
+	echo "$tmp/$1"
+}
+# fifo_at PATH: replace PATH by a FIFO.
+fifo_at() { rm -f "$1" && mkfifo "$1" && FIFOS+=("$1"); }
+
+# ---------------------------------------------------------------------------
+# Item 4: FIFOs where the format's own files belong
+
+case_fifo_diriv() {
+	local c rc
+	c=$(fresh fd)
+	fifo_at "$c/${CP[sub]}/gocryptfs.diriv"
+	if ! hmount "$c" "$tmp/mfd" "$tmp/fd.log"; then
+		fail "hostile: fifo diriv: the copy did not mount"
+		return
+	fi
+	$T ls "$tmp/mfd/sub" >/dev/null 2>"$tmp/fd.err"
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "hostile: fifo diriv: listing the directory hangs"
+	elif [ "$rc" = 0 ]; then
+		fail "hostile: fifo diriv: listing succeeded"
+	elif ! grep -q 'Input/output error' "$tmp/fd.err"; then
+		fail "hostile: fifo diriv: ls: $(tail -n1 "$tmp/fd.err")"
+	elif ! $T ls "$tmp/mfd/sub2" >/dev/null; then
+		fail "hostile: fifo diriv: a sound directory beside it fails"
+	else
+		pass "hostile: fifo diriv: the listing fails with EIO, no hang"
+	fi
+	umnt "$tmp/mfd"
+}
+
+case_fifo_namefile() {
+	local c rc out
+	c=$(fresh fn)
+	fifo_at "$c/${CP[$LONG]}.name"
+	if ! hmount "$c" "$tmp/mfn" "$tmp/fn.log"; then
+		fail "hostile: fifo .name: the copy did not mount"
+		return
+	fi
+	# into a file: a caller stuck in the kernel would hold a pipe open
+	$T ls "$tmp/mfn" >"$tmp/fn.out" 2>&1
+	rc=$?
+	out=$(cat "$tmp/fn.out")
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "hostile: fifo .name: listing the root hangs"
+	elif [ "$rc" != 0 ]; then
+		fail "hostile: fifo .name: listing the root failed ($rc)"
+	elif grep -qx "$LONG" <<<"$out"; then
+		fail "hostile: fifo .name: the long name is still listed"
+	elif ! grep -qx small.txt <<<"$out"; then
+		fail "hostile: fifo .name: the other entries are gone"
+	else
+		pass "hostile: fifo .name: the entry is hidden, no hang"
+	fi
+	umnt "$tmp/mfn"
+}
+
+case_fifo_fsck() {
+	local c rc
+	c=$(fresh ff)
+	fifo_at "$c/${CP[sub]}/gocryptfs.diriv"
+	fifo_at "$c/${CP[$LONG]}.name"
+	$T "$VC" -fsck -passfile "$PF" "$c" >"$tmp/ff.out" 2>&1
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "hostile: fifo fsck: -fsck hangs"
+	elif [ "$rc" != 26 ]; then
+		fail "hostile: fifo fsck: -fsck exited $rc, want 26"
+	elif ! grep -q 'dir "sub"' "$tmp/ff.out" ||
+		! grep -q 'gocryptfs.longname' "$tmp/ff.out"; then
+		fail "hostile: fifo fsck: the output does not name both"
+		sed 's/^/    /' "$tmp/ff.out" | head -n 6
+	else
+		pass "hostile: fifo fsck: exit 26, both reported, no hang"
+	fi
+}
+
+# conf_refused LABEL WANT OUT RC: the command exited WANT with one line
+# saying the config is no regular file.
+conf_refused() {
+	if [ "$4" = 124 ] || [ "$4" = 137 ]; then
+		fail "hostile: fifo config: $1 hangs"
+	elif [ "$4" != "$2" ]; then
+		fail "hostile: fifo config: $1 exited $4, want $2"
+	elif [ "$(grep -c 'not a regular file' "$3")" != 1 ]; then
+		fail "hostile: fifo config: $1 does not say why: $(head -n2 "$3")"
+	else
+		pass "hostile: fifo config: $1 exits $2: $(grep 'not a regular' "$3")"
+	fi
+}
+
+case_fifo_conf() {
+	local c rc
+	c=$(fresh fc)
+	fifo_at "$c/gocryptfs.conf"
+	mkdir -p "$tmp/mfc"
+	MOUNTS+=("$tmp/mfc")
+	$T "$VC" -q -passfile "$PF" "$c" "$tmp/mfc" >"$tmp/fc.out" 2>&1
+	conf_refused mount 11 "$tmp/fc.out" $?
+	$T "$VC" -fsck -passfile "$PF" "$c" >"$tmp/fc.out" 2>&1
+	conf_refused -fsck 11 "$tmp/fc.out" $?
+	$T "$VC" -info "$c" >"$tmp/fc.out" 2>&1
+	conf_refused -info 8 "$tmp/fc.out" $?
+	# reverse mode reads .gocryptfs.reverse.conf in the plaintext dir
+	mkdir -p "$tmp/plain" "$tmp/mrv"
+	MOUNTS+=("$tmp/mrv")
+	fifo_at "$tmp/plain/.gocryptfs.reverse.conf"
+	$T "$VC" -q -reverse -passfile "$PF" "$tmp/plain" "$tmp/mrv" \
+		>"$tmp/fc.out" 2>&1
+	rc=$?
+	conf_refused -reverse 11 "$tmp/fc.out" "$rc"
+}
+
+run_cases case_fifo_diriv case_fifo_namefile case_fifo_fsck case_fifo_conf
