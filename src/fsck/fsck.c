@@ -165,9 +165,9 @@ static void check_entry(struct ck *ck, int dfd, const struct ent *e,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 
 		if (fd == -EACCES) {
-			report_progress_clear(&ck->rep);
-			fprintf(ck->rep.out, "fsck: skipping dir \"%s\": %s\n",
-				disp, strerror(EACCES));
+			report_problem(&ck->rep,
+				       "fsck: skipping dir \"%s\": %s", disp,
+				       strerror(EACCES));
 			skipped = 1;
 		} else if (fd < 0) {
 			report_problem(&ck->rep,

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # group: hostile: a cipher directory prepared by an attacker (issue 23,
-# item 4). Copies of a fresh volume (vcryptfs -init, filled
+# items 4, 9). Copies of a fresh volume (vcryptfs -init, filled
 # through a mount) are altered one way each:
 #   - a FIFO where gocryptfs.diriv, a long-name .name file, gocryptfs.conf
 #     or .gocryptfs.reverse.conf belongs: the listing fails with EIO or
 #     hides the entry, -fsck reports it, the config is refused with one
 #     error line and gocryptfs's exit code (11 mount/-fsck/-reverse, 8
 #     -info); every command runs under `timeout`, so a hang fails;
+#   - names holding ESC and newline bytes (an undecryptable name, a .name
+#     file's content): neither -fsck's output nor the daemon's log holds a
+#     raw control byte or a forged line;
 # Every mount is unmounted by the EXIT trap, and every planted FIFO is
 # opened for writing once there, which frees a reader that hangs on it
 # (no output of a command that may hang is read through a pipe: a caller
@@ -193,4 +196,79 @@ case_fifo_conf() {
 	conf_refused -reverse 11 "$tmp/fc.out" "$rc"
 }
 
-run_cases case_fifo_diriv case_fifo_namefile case_fifo_fsck case_fifo_conf
+# ---------------------------------------------------------------------------
+# Item 9: control bytes in names never reach a terminal or the log
+
+HOSTILE=$'x\x1b[2J\x1b[1;1H\rvcryptfs: FORGED\nFORGED line\x07'
+# plant CIPHERDIR: the hostile name in the root (undecryptable) and a
+# long name in sub2 whose .name file holds it (hashed as the format
+# hashes, so only the decryption fails).
+plant() {
+	$PY - "$1" "${CP[sub2]}" "$HOSTILE" <<'EOF'
+import base64, hashlib, os, sys
+c, sub, bad = (os.fsencode(a) for a in sys.argv[1:4])
+open(os.path.join(c, bad), "wb").close()
+h = base64.urlsafe_b64encode(hashlib.sha256(bad).digest()).rstrip(b"=")
+ln = os.path.join(c, sub, b"gocryptfs.longname." + h)
+open(ln, "wb").close()
+with open(ln + b".name", "wb") as f:
+    f.write(bad)
+EOF
+}
+# clean_text LABEL FILE: FILE holds no control byte but the line ends and
+# no line that starts with the forged text.
+clean_text() {
+	local why
+	why=$($PY - "$2" <<'EOF'
+import re, sys
+d = open(sys.argv[1], "rb").read()
+bad = sorted({b for b in d if (b < 0x20 and b != 0x0a) or b == 0x7f})
+if bad:
+    print("raw control bytes " + " ".join("%02x" % b for b in bad))
+elif re.search(rb"(?m)^(vcryptfs: )?FORGED", d):
+    print("a forged line")
+EOF
+)
+	if [ -n "$why" ]; then
+		fail "hostile: escape: $1 holds $why"
+		return 1
+	fi
+	return 0
+}
+
+case_escape_fsck() {
+	local c rc
+	c=$(fresh ef)
+	plant "$c" || { fail "hostile: escape: planting failed"; return; }
+	$T "$VC" -fsck -passfile "$PF" "$c" >"$tmp/ef.out" 2>&1
+	rc=$?
+	if [ "$rc" != 26 ]; then
+		fail "hostile: escape: -fsck exited $rc, want 26"
+	elif ! grep -q 'corrupt entry in dir "": "x\\x1b' "$tmp/ef.out"; then
+		fail "hostile: escape: -fsck does not name the entry escaped"
+	elif clean_text "-fsck output" "$tmp/ef.out"; then
+		pass "hostile: escape: -fsck output is escaped"
+	fi
+}
+
+case_escape_mount() {
+	local c
+	c=$(fresh em)
+	plant "$c" || { fail "hostile: escape: planting failed"; return; }
+	: >"$tmp/em.log"
+	if ! hmount "$c" "$tmp/mem" "$tmp/em.log" -d; then
+		fail "hostile: escape: the copy did not mount"
+		return
+	fi
+	$T ls -la "$tmp/mem" "$tmp/mem/sub2" >/dev/null 2>&1
+	umnt "$tmp/mem"
+	if [ "$(grep -c 'hiding undecryptable name' "$tmp/em.log")" != 2 ]; then
+		fail "hostile: escape: the log lacks the two lines on hidden names"
+		sed 's/^/    /' "$tmp/em.log" | head -n 6 | cat -v
+	elif clean_text "the daemon's log" "$tmp/em.log"; then
+		pass "hostile: escape: the daemon's log (-d) is escaped"
+	fi
+}
+
+run_cases case_fifo_diriv case_fifo_namefile case_fifo_fsck case_fifo_conf \
+	case_escape_fsck case_escape_mount
