@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # group: hostile: a cipher directory prepared by an attacker (issue 23,
-# items 4, 9). Copies of a fresh volume (vcryptfs -init, filled
+# items 4, 9, 10). Copies of a fresh volume (vcryptfs -init, filled
 # through a mount) are altered one way each:
 #   - a FIFO where gocryptfs.diriv, a long-name .name file, gocryptfs.conf
 #     or .gocryptfs.reverse.conf belongs: the listing fails with EIO or
@@ -11,6 +11,9 @@
 #   - names holding ESC and newline bytes (an undecryptable name, a .name
 #     file's content): neither -fsck's output nor the daemon's log holds a
 #     raw control byte or a forged line;
+#   - feature flags switched in gocryptfs.conf (to PlaintextNames on a
+#     volume with encrypted names, and back): mount and -fsck refuse with
+#     exit 27 and say why;
 # Every mount is unmounted by the EXIT trap, and every planted FIFO is
 # opened for writing once there, which frees a reader that hangs on it
 # (no output of a command that may hang is read through a pipe: a caller
@@ -270,5 +273,74 @@ case_escape_mount() {
 	fi
 }
 
+# ---------------------------------------------------------------------------
+# Item 10: feature flags that contradict the directory
+
+# set_flags CONF ADD REMOVE: rewrite FeatureFlags (comma-separated lists).
+set_flags() {
+	$PY - "$@" <<'EOF'
+import json, os, sys
+p, add, rm = sys.argv[1], sys.argv[2].split(","), sys.argv[3].split(",")
+c = json.load(open(p))
+c["FeatureFlags"] = [f for f in c["FeatureFlags"] if f not in rm] + add
+if "LongNameMax" in rm:
+    c.pop("LongNameMax", None)
+os.chmod(p, 0o600)
+with open(p, "w") as f:
+    json.dump(c, f, indent="\t")
+EOF
+}
+# flags_refused LABEL CIPHERDIR WORD: mount and -fsck exit 27 with one
+# line naming WORD; the mount point stays empty.
+flags_refused() {
+	local rc mnt=$tmp/mfl-$1
+	mkdir -p "$mnt"
+	MOUNTS+=("$mnt")
+	$T "$VC" -q -passfile "$PF" "$2" "$mnt" >"$tmp/fl.out" 2>&1
+	rc=$?
+	if [ "$rc" != 27 ] || mountpoint -q "$mnt"; then
+		fail "hostile: flags: $1: mount exited $rc, want 27 (refused)"
+		mountpoint -q "$mnt" && umnt "$mnt"
+		return
+	fi
+	if [ "$(grep -c "$3" "$tmp/fl.out")" != 1 ]; then
+		fail "hostile: flags: $1: no line naming $3: $(head -n2 "$tmp/fl.out")"
+		return
+	fi
+	$T "$VC" -fsck -passfile "$PF" "$2" >"$tmp/fl.out" 2>&1
+	rc=$?
+	if [ "$rc" != 27 ]; then
+		fail "hostile: flags: $1: -fsck exited $rc, want 27"
+		return
+	fi
+	pass "hostile: flags: $1: refused with 27: $(grep "$3" "$tmp/fl.out")"
+}
+
+case_flags_to_plaintextnames() {
+	local c
+	c=$(fresh fp)
+	set_flags "$c/gocryptfs.conf" PlaintextNames \
+		EMENames,DirIV,LongNames,Raw64,LongNameMax
+	flags_refused to-plaintextnames "$c" PlaintextNames
+}
+
+case_flags_to_encrypted() {
+	local c=$tmp/pn
+	rm -rf "$c"
+	mkdir "$c"
+	"$VC" -init -q -scryptn 10 -plaintextnames -passfile "$PF" "$c" \
+		>/dev/null 2>&1 || { fail "hostile: flags: -init failed"; return; }
+	if ! hmount "$c" "$tmp/mpn" "$tmp/pn.log"; then
+		fail "hostile: flags: the PlaintextNames volume did not mount"
+		return
+	fi
+	echo "visible name" >"$tmp/mpn/notes.txt"
+	umnt "$tmp/mpn"
+	set_flags "$c/gocryptfs.conf" EMENames,DirIV,LongNames,Raw64 \
+		PlaintextNames
+	flags_refused to-encrypted "$c" DirIV
+}
+
 run_cases case_fifo_diriv case_fifo_namefile case_fifo_fsck case_fifo_conf \
-	case_escape_fsck case_escape_mount
+	case_escape_fsck case_escape_mount case_flags_to_plaintextnames \
+	case_flags_to_encrypted
