@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # group: hostile: a cipher directory prepared by an attacker (issue 23,
-# items 4, 9, 10). Copies of a fresh volume (vcryptfs -init, filled
+# items 4, 9, 10, 12). Copies of a fresh volume (vcryptfs -init, filled
 # through a mount) are altered one way each:
 #   - a FIFO where gocryptfs.diriv, a long-name .name file, gocryptfs.conf
 #     or .gocryptfs.reverse.conf belongs: the listing fails with EIO or
@@ -14,6 +14,9 @@
 #   - feature flags switched in gocryptfs.conf (to PlaintextNames on a
 #     volume with encrypted names, and back): mount and -fsck refuse with
 #     exit 27 and say why;
+#   - a file truncated inside its 18-byte header: open fails with EIO
+#     (logged once), st_size stays 0, a 0-byte file stays empty, a write
+#     repairs it.
 # Every mount is unmounted by the EXIT trap, and every planted FIFO is
 # opened for writing once there, which frees a reader that hangs on it
 # (no output of a command that may hang is read through a pipe: a caller
@@ -341,6 +344,38 @@ case_flags_to_encrypted() {
 	flags_refused to-encrypted "$c" DirIV
 }
 
+# ---------------------------------------------------------------------------
+# Item 12: a file cut inside its header is damage, not an empty file
+
+case_torn_header() {
+	local c f err
+	c=$(fresh th)
+	truncate -s 10 "$c/${CP[small.txt]}"
+	: >"$tmp/th.log"
+	if ! hmount "$c" "$tmp/mth" "$tmp/th.log"; then
+		fail "hostile: torn header: the copy did not mount"
+		return
+	fi
+	f=$tmp/mth/small.txt
+	err=$($T cat "$f" 2>&1 >/dev/null)
+	if [ "$(stat -c %s "$f")" != 0 ]; then
+		fail "hostile: torn header: st_size $(stat -c %s "$f"), want 0"
+	elif $T cat "$f" >/dev/null 2>&1; then
+		fail "hostile: torn header: the file reads (as empty)"
+	elif ! grep -q 'Input/output error' <<<"$err"; then
+		fail "hostile: torn header: cat: $err"
+	elif [ "$(grep -c 'truncated file header' "$tmp/th.log")" != 1 ]; then
+		fail "hostile: torn header: want one log line, got: $(head -n3 "$tmp/th.log")"
+	elif ! $T cat "$tmp/mth/empty" >/dev/null || [ -s "$tmp/mth/empty" ]; then
+		fail "hostile: torn header: the 0-byte file does not read as empty"
+	elif ! echo repaired >"$f" || [ "$($T cat "$f")" != repaired ]; then
+		fail "hostile: torn header: a write does not repair the file"
+	else
+		pass "hostile: torn header: EIO at open, logged once, size 0, a write repairs it"
+	fi
+	umnt "$tmp/mth"
+}
+
 run_cases case_fifo_diriv case_fifo_namefile case_fifo_fsck case_fifo_conf \
 	case_escape_fsck case_escape_mount case_flags_to_plaintextnames \
-	case_flags_to_encrypted
+	case_flags_to_encrypted case_torn_header
