@@ -39,9 +39,14 @@ __attribute__((format(printf, 4, 0))) static void log_emit(int prio, FILE *f,
 							   const char *fmt,
 							   va_list ap)
 {
-	char msg[1024];
+	char raw[1024];
+	char msg[LOG_ESCAPE_LEN(sizeof(raw))];
 
-	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	(void)vsnprintf(raw, sizeof(raw), fmt, ap);
+	/* the last line of defence: a name that reached fmt's arguments
+	 * without log_escape() can still not forge lines or move the
+	 * terminal's cursor */
+	(void)log_escape_line(msg, sizeof(msg), raw);
 	if (log_syslog)
 		syslog(prio, "%s%s", prefix, msg);
 	else if (f == stdout)
@@ -126,6 +131,32 @@ char *log_escape(char *buf, size_t cap, const void *bytes, size_t len)
 
 		memcpy(buf + o, LOG_ESCAPE_TRUNC, m);
 		o += m;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* See log.h. */
+char *log_escape_line(char *buf, size_t cap, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (cap == 0)
+		return buf;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			if (o + 1 >= cap)
+				break;
+			buf[o++] = (char)*p;
+		} else {
+			if (o + 4 >= cap)
+				break;
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[*p >> 4];
+			buf[o++] = hex[*p & 15];
+		}
 	}
 	buf[o] = '\0';
 	return buf;

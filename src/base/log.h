@@ -55,5 +55,11 @@ void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *log_escape(char *buf, size_t cap, const void *bytes, size_t len);
 /* log_escape() of the C string s (the bytes before its NUL). */
 char *log_escape_str(char *buf, size_t cap, const char *s);
+/* The rule for a whole message line (every log_*() line and every -fsck
+ * line passes through it): bytes outside printable ASCII become "\xNN",
+ * the backslash stays as it is (text already escaped by log_escape() is
+ * left alone). Stops at the last byte that fits; buf is NUL-terminated when
+ * cap > 0; cap >= LOG_ESCAPE_LEN(strlen(s)) never truncates. Returns buf. */
+char *log_escape_line(char *buf, size_t cap, const char *s);
 
 #endif

@@ -45,6 +45,11 @@ int cmd_parse_masterkey(const char *arg, uint8_t mk[KEYS_MASTER_LEN]);
 /* Load and validate the config for a mount, -fsck or -passwd. */
 int cmd_load_config(struct config *c, const char *path);
 
+/* Refuse a config whose feature flags contradict the cipher dir's root
+ * (e.g. PlaintextNames beside a gocryptfs.diriv): EXIT_OK or
+ * EXIT_DEPRECATEDFS after one error line. Forward mode only. */
+int cmd_check_layout(const struct config *c, const char *dir);
+
 /* Read the password and unlock c's master key into mk. */
 int cmd_unlock(const struct cli_args *a, const struct config *c,
 	       uint8_t mk[KEYS_MASTER_LEN]);

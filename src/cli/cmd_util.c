@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,74 @@ int cmd_load_config(struct config *c, const char *path)
 	if (st != CONF_OK) {
 		log_error("Cannot open config file: %s", err);
 		return conf_exit(st);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The feature flags of gocryptfs.conf are not authenticated (only the
+ * master key is, by its GCM tag): whoever can write the cipher dir can
+ * switch them, e.g. to PlaintextNames, and new names are then stored in
+ * clear beside the encrypted ones. The flags must fit what the root
+ * directory holds:
+ * - without DirIV (PlaintextNames or deterministic names) the root holds
+ *   no gocryptfs.diriv: a 16-byte regular file of that name is one, as no
+ *   file of such a volume is 16 bytes on disk (contents are 0 or at least
+ *   18 + 16 + 1 + 16 bytes; an encrypted name never reads gocryptfs.*);
+ * - with DirIV the root has gocryptfs.diriv (-init writes it first) as
+ *   soon as it holds anything but the config and its backup.
+ * Checked before the password is asked. EXIT_OK, or EXIT_DEPRECATEDFS
+ * (gocryptfs's code for an invalid config) after one error line.
+ */
+int cmd_check_layout(const struct config *c, const char *dir)
+{
+	int has_diriv = (c->flags & CONF_DIRIV) != 0;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int dfd;
+	int other = 0;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return EXIT_OK; /* the mount or -fsck reports it */
+	if (fstatat(dfd, NAMES_DIRIV, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		close(dfd);
+		if (!has_diriv && S_ISREG(st.st_mode) && st.st_size == 16) {
+			log_error("Config does not fit %s: it says %s, but the "
+				  "root holds a gocryptfs.diriv (feature flags "
+				  "are not authenticated: altered config?)",
+				  dir,
+				  (c->flags & CONF_PLAINTEXTNAMES)
+					  ? "PlaintextNames"
+					  : "no DirIV");
+			return EXIT_DEPRECATEDFS;
+		}
+		return EXIT_OK;
+	}
+	if (!has_diriv || errno != ENOENT) {
+		close(dfd);
+		return EXIT_OK;
+	}
+	d = fdopendir(dfd);
+	if (d == NULL) {
+		close(dfd);
+		return EXIT_OK;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, NAMES_CONF) != 0 &&
+		    strcmp(e->d_name, NAMES_CONF ".bak") != 0 &&
+		    strcmp(e->d_name, "lost+found") != 0)
+			other = 1;
+	closedir(d);
+	if (other) {
+		log_error("Config does not fit %s: it says DirIV, but the root "
+			  "has entries and no gocryptfs.diriv (feature flags "
+			  "are not authenticated: altered config?)",
+			  dir);
+		return EXIT_DEPRECATEDFS;
 	}
 	return EXIT_OK;
 }

@@ -84,6 +84,8 @@ static int volume_from_config(const struct cli_args *a, const char *dir,
 
 	config_zero(&c);
 	r = conf == NULL ? EXIT_OTHER : cmd_load_config(&c, conf);
+	if (r == EXIT_OK && !a->reverse)
+		r = cmd_check_layout(&c, dir);
 	if (r == EXIT_OK && (c.flags & CONF_FIDO2)) {
 		log_error("fido2-assert failed: FIDO2-protected filesystems "
 			  "are not supported by this build");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "format/b64.h"
@@ -402,18 +403,44 @@ int config_validate(const struct config *c, char *err, size_t errlen)
  * Files
  */
 
+/* Open the config for reading. A FIFO (or device, socket) planted where
+ * gocryptfs.conf belongs would block open() or read() forever, so the path
+ * is checked with stat() first (no open of a device at all), opened with
+ * O_NONBLOCK and checked again on the fd (the path may change in between).
+ * A symlink is followed: a config linked from elsewhere is a normal setup,
+ * and its target must be a regular file too. fd or -1 with err set. */
+static int config_open(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		config_err(err, errlen, "%s is not a regular file", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		config_err(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		config_err(err, errlen, "%s is not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = config_open(path, err, errlen);
 	char *buf = NULL;
 	size_t len = 0;
 	int r;
 
 	config_zero(c);
-	if (fd < 0) {
-		config_err(err, errlen, "open %s: %s", path, strerror(errno));
+	if (fd < 0)
 		return CONF_ERR_IO;
-	}
 	buf = malloc(CONF_MAX_FILE + 1);
 	if (buf == NULL) {
 		close(fd);

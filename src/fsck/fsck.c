@@ -165,9 +165,9 @@ static void check_entry(struct ck *ck, int dfd, const struct ent *e,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 
 		if (fd == -EACCES) {
-			report_progress_clear(&ck->rep);
-			fprintf(ck->rep.out, "fsck: skipping dir \"%s\": %s\n",
-				disp, strerror(EACCES));
+			report_problem(&ck->rep,
+				       "fsck: skipping dir \"%s\": %s", disp,
+				       strerror(EACCES));
 			skipped = 1;
 		} else if (fd < 0) {
 			report_problem(&ck->rep,
@@ -216,7 +216,7 @@ static char *resolve_long(struct ck *ck, int dfd,
 	n = sys_read_small(dfd, nf, enc, NAMES_ENC_MAX);
 	if (n < 0) {
 		(void)snprintf(why, sizeof(why), "%s: %s", enf,
-			       n == -EIO ? "empty or too long"
+			       n == -EIO ? "not a file, empty or too long"
 					 : strerror((int)-n));
 		report_corrupt_entry(&ck->rep, ddisp, cname, why);
 		return NULL;
@@ -420,7 +420,7 @@ static int check_dir(struct ck *ck, int dfd, const char *ppath,
 				"fsck: error reading gocryptfs.diriv in dir "
 				"\"%s\": %s",
 				edd,
-				rc == -EIO ? "not 16 bytes or all zero"
+				rc == -EIO ? "not a 16-byte file, or all zero"
 					   : strerror(-rc));
 			bad = 1;
 		}

@@ -289,9 +289,8 @@ int fsck_check_file(struct ck *ck, int dfd, const char *cname,
 
 	if (fd < 0) {
 		if (fd == -EACCES) {
-			report_progress_clear(&ck->rep);
-			fprintf(ck->rep.out, "fsck: skipping \"%s\": %s\n",
-				disp, strerror(EACCES));
+			report_problem(&ck->rep, "fsck: skipping \"%s\": %s",
+				       disp, strerror(EACCES));
 			*skipped = 1;
 			return 0;
 		}

@@ -64,14 +64,32 @@ void report_progress_tick(struct report *r)
 
 void report_problem(struct report *r, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, ap2;
+	char *raw = NULL, *line = NULL;
+	int n;
 
 	report_progress_clear(r);
 	va_start(ap, fmt);
-	vfprintf(r->out, fmt, ap);
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0)
+		raw = malloc((size_t)n + 1);
+	if (raw != NULL) {
+		(void)vsnprintf(raw, (size_t)n + 1, fmt, ap2);
+		line = malloc(LOG_ESCAPE_LEN(n));
+	}
+	va_end(ap2);
 	va_end(ap);
-	fputc('\n', r->out);
+	/* names arrive escaped (log_escape); this catches any that did not:
+	 * no raw control byte from the cipher dir reaches the terminal */
+	if (line != NULL)
+		fprintf(r->out, "%s\n",
+			log_escape_line(line, LOG_ESCAPE_LEN(n), raw));
+	else
+		fprintf(r->out, "fsck: out of memory\n");
 	fflush(r->out);
+	free(line);
+	free(raw);
 }
 
 void report_corrupt_entry(struct report *r, const char *dir, const char *cname,

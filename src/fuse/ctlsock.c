@@ -22,6 +22,7 @@
 
 #include "format/names.h"
 #include "fuse/fs.h"
+#include "sys/sys.h"
 
 #define REQ_MAX 5000 /* gocryptfs reads a request into a buffer this big */
 #define PATH_CAP 8192
@@ -97,9 +98,9 @@ static int dir_iv(int rootfd, const char *dir, uint8_t iv[NAMES_DIRIV_LEN])
 		return 0;
 	snprintf(path, sizeof(path), "%s%s%s", dir, dir[0] ? "/" : "",
 		 NAMES_DIRIV);
-	fd = openat(rootfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = sys_open_regular(rootfd, path); /* never a FIFO: no hang */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, iv, NAMES_DIRIV_LEN);
 	close(fd);
 	if (n != NAMES_DIRIV_LEN)
@@ -223,10 +224,9 @@ static void decrypt_path(int rootfd, const char *path, struct reply *r)
 
 			snprintf(nf, sizeof(nf), "%s%s%s%s", cdir,
 				 cdir[0] ? "/" : "", disk, NAMES_LONG_SUFFIX);
-			fd = openat(rootfd, nf,
-				    O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			fd = sys_open_regular(rootfd, nf);
 			if (fd < 0) {
-				dec_errno(r, errno);
+				dec_errno(r, -fd);
 				return;
 			}
 			n = read(fd, enc, sizeof(enc) - 1);

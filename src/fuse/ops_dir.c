@@ -127,10 +127,14 @@ static int plain_name(struct dirh *d, const char *disk, char *out, size_t outsz)
 		    dirnames_badname_show(fs.vol, fs.badname, d->iv, disk, out,
 					  outsz) == 0)
 			return 0;
-		if (!names_is_noise(disk) && first_warning(d->in))
+		if (!names_is_noise(disk) && first_warning(d->in)) {
+			char esc[LOG_ESCAPE_LEN(400)];
+
 			log_error("hiding undecryptable name in dir inode %lu: "
 				  "%s",
-				  (unsigned long)d->in->ino, disk);
+				  (unsigned long)d->in->ino,
+				  log_escape_str(esc, sizeof(esc), disk));
+		}
 		return -1;
 	}
 	return 0;

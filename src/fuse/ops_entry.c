@@ -20,28 +20,9 @@
 #include "sys/sys.h"
 
 /* Shared lookup (fs.h), used by lookup, create and readdirplus. */
-/* A regular file of 1..17 backing bytes (torn header) reads as empty
- * (FORMAT.md 4.2); say so once per inode, as gocryptfs logs it. */
-static void log_torn_header(struct inode *in, off_t csize)
-{
-	int first;
-
-	if (csize <= 0 || csize >= (off_t)HEADER_LEN)
-		return;
-	pthread_mutex_lock(&in->meta);
-	first = !in->warned;
-	in->warned = 1;
-	pthread_mutex_unlock(&in->meta);
-	if (first)
-		log_error("truncated file header (%lld bytes) in inode %lu: "
-			  "reads as empty",
-			  (long long)csize, (unsigned long)in->ino);
-}
-
 int fs_do_lookup(struct inode *parent, const char *disk,
 		 struct fuse_entry_param *e)
 {
-	off_t csize;
 	struct stat st;
 	struct inode *in;
 	int fd;
@@ -56,12 +37,10 @@ int fs_do_lookup(struct inode *parent, const char *disk,
 		close(fd);
 		return rc;
 	}
-	csize = S_ISREG(st.st_mode) ? st.st_size : 0;
 	(void)fs_fix_stat(fd, &st);
 	in = inode_get(fd, &st);
 	if (in == NULL)
 		return -ENOMEM;
-	log_torn_header(in, csize);
 	e->ino = inode_to_ino(in);
 	e->attr = st;
 	e->attr_timeout = fs.timeout;

@@ -92,6 +92,17 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -fd);
 		return;
 	}
+	/* a torn header is damage, not an empty file (rw.c); an open for
+	 * writing may still repair it (a write puts a fresh header) */
+	if ((fi->flags & O_ACCMODE) == O_RDONLY && !(fi->flags & O_TRUNC)) {
+		int rc = fs_content_check_torn(in, fd);
+
+		if (rc != 0) {
+			close(fd);
+			fuse_reply_err(req, -rc);
+			return;
+		}
+	}
 	/* another mount may have rewritten the file (new file ID) */
 	if (fs.sharedstorage) {
 		pthread_rwlock_wrlock(&in->content);

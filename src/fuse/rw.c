@@ -37,6 +37,13 @@ int rw_csize(int fd, off_t *csize)
 	return 0;
 }
 
+/*
+ * st_size of a torn file (1..17 backing bytes) stays 0, as gocryptfs
+ * reports it and as content_cipher_to_plain_size() computes it: a size is
+ * what ls, du, rsync and backup tools compare, and any other number would
+ * be made up (no block exists). What shows the damage is the EIO at open
+ * (fs_content_check_torn) and read (rw_fileid), and the log line.
+ */
 int fs_content_size(int fd, off_t *size)
 {
 	off_t c = 0;
@@ -48,7 +55,27 @@ int fs_content_size(int fd, off_t *size)
 	return rc;
 }
 
-/* File ID of the open file: 0, -ENODATA when it has no header yet, -EIO. */
+int fs_content_check_torn(struct inode *in, int fd)
+{
+	off_t c = 0;
+	int rc = rw_csize(fd, &c);
+
+	if (rc != 0)
+		return rc;
+	if (c <= 0 || c >= HDR)
+		return 0;
+	rw_log_torn(in, (ssize_t)c);
+	return -EIO;
+}
+
+/*
+ * File ID of the open file: 0, -ENODATA when it has no header yet (0
+ * bytes: an empty file), -EIO for a bad header or a torn one (1..17 bytes:
+ * no writer of gocryptfs or vcryptfs leaves that, a crash or a hostile
+ * truncation does; gocryptfs reads it as empty, which hides the damage).
+ * A write still repairs it: rw_write.c's ensure_header() writes a fresh
+ * header over it, as gocryptfs does.
+ */
 int rw_fileid(struct inode *in, int fd, uint8_t fileid[16])
 {
 	uint8_t hdr[HEADER_LEN];
@@ -59,8 +86,12 @@ int rw_fileid(struct inode *in, int fd, uint8_t fileid[16])
 	n = sys_pread_full(fd, hdr, sizeof(hdr), 0);
 	if (n < 0)
 		return (int)n;
-	if ((size_t)n < sizeof(hdr))
+	if (n == 0)
 		return -ENODATA;
+	if ((size_t)n < sizeof(hdr)) {
+		rw_log_torn(in, n);
+		return -EIO;
+	}
 	if (header_parse(fileid, hdr) != 0) {
 		log_error("bad file header in inode %lu",
 			  (unsigned long)in->ino);
@@ -114,6 +145,22 @@ int fs_fileid_recheck(struct inode *in, int fd)
 		return 0;
 	inode_fileid_clear(in);
 	return 1;
+}
+
+/* Say once per inode (inode->warned, shared with the other damage lines)
+ * that its header is torn. */
+void rw_log_torn(struct inode *in, ssize_t csize)
+{
+	int first;
+
+	pthread_mutex_lock(&in->meta);
+	first = !in->warned;
+	in->warned = 1;
+	pthread_mutex_unlock(&in->meta);
+	if (first)
+		log_error("truncated file header (%zd bytes) in inode %lu: "
+			  "reads fail with EIO",
+			  csize, (unsigned long)in->ino);
 }
 
 void rw_log_eio(struct inode *in, uint64_t block)

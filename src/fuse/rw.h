@@ -33,5 +33,10 @@ int fs_fileid_recheck(struct inode *in, int fd);
 off_t fs_content_seek(int fd, off_t off, int whence);
 /* Plaintext size of the open file. */
 int fs_content_size(int fd, off_t *size);
+/* -EIO (logged once per inode) when the backing file of fd is 1..17
+ * bytes long, a torn header; 0 otherwise, or -errno. For opens that read:
+ * the kernel never sends a READ past st_size, which is 0 for such a
+ * file, so the damage has to show at open. */
+int fs_content_check_torn(struct inode *in, int fd);
 
 #endif

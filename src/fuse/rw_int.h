@@ -39,10 +39,12 @@ off_t rw_block_off(uint64_t b);
 /* Backing file size of fd: 0 / -errno. */
 int rw_csize(int fd, off_t *csize);
 /* File ID of the open file (cached in in): 0, -ENODATA when it has no
- * header yet, -EIO (logged). */
+ * header yet (0 bytes), -EIO (logged; also a torn header of 1..17). */
 int rw_fileid(struct inode *in, int fd, uint8_t fileid[16]);
 /* Log a failed block once per inode. */
 void rw_log_eio(struct inode *in, uint64_t block);
+/* Log a torn header (csize 1..17 backing bytes) once per inode. */
+void rw_log_torn(struct inode *in, ssize_t csize);
 /* Open one block (content_block_open) into out: the plaintext length or
  * -EIO. */
 int rw_block_open(const uint8_t *fileid, uint64_t b, const uint8_t *in,

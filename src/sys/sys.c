@@ -93,11 +93,37 @@ ssize_t sys_pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	return (ssize_t)done;
 }
 
+int sys_open_regular(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISREG(st.st_mode))
+		return -EIO;
+	/* the name may have changed since: O_NONBLOCK, and fstat again */
+	fd = sys_openat(dirfd, name,
+			O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY, 0);
+	if (fd < 0)
+		return fd == -ELOOP ? -EIO : fd;
+	if (fstat(fd, &st) != 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
 int sys_read_diriv(int dirfd, uint8_t iv[16])
 {
 	uint8_t buf[17];
 	uint8_t acc = 0;
-	int fd = sys_openat(dirfd, "gocryptfs.diriv", O_RDONLY | O_NOFOLLOW, 0);
+	int fd = sys_open_regular(dirfd, "gocryptfs.diriv");
 	ssize_t n;
 
 	if (fd < 0)
@@ -143,7 +169,7 @@ int sys_write_diriv(int dirfd, const uint8_t iv[16])
 
 ssize_t sys_read_small(int dirfd, const char *name, char *buf, size_t max)
 {
-	int fd = sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW, 0);
+	int fd = sys_open_regular(dirfd, name);
 	ssize_t n;
 
 	if (fd < 0)

@@ -28,14 +28,21 @@ int sys_fstat_empty(int fd, struct stat *st);
  * -errno. */
 ssize_t sys_pread_full(int fd, void *buf, size_t len, off_t off);
 ssize_t sys_pwrite_full(int fd, const void *buf, size_t len, off_t off);
-/* Read gocryptfs.diriv in dirfd: at most 17 bytes, exactly 16 required,
- * not all zero. 0, -EIO (bad content) or -errno. */
+/* Open name in dirfd for reading, never blocking and never following a
+ * symlink: a FIFO, device or socket planted in the cipher dir where
+ * gocryptfs.diriv or a .name file belongs would otherwise hang the reader
+ * (or open a device). Anything but a regular file (a symlink included) is
+ * -EIO, checked before the open (fstatat) and on the fd (O_NONBLOCK |
+ * O_NOFOLLOW, then fstat). Returns the fd or -errno. */
+int sys_open_regular(int dirfd, const char *name);
+/* Read gocryptfs.diriv in dirfd (sys_open_regular): at most 17 bytes,
+ * exactly 16 required, not all zero. 0, -EIO (bad content) or -errno. */
 int sys_read_diriv(int dirfd, uint8_t iv[16]);
 /* Create gocryptfs.diriv (0444, O_EXCL) holding iv. 0 / -errno. */
 int sys_write_diriv(int dirfd, const uint8_t iv[16]);
-/* Read a small file name in dirfd into buf (max + 2 bytes; result is
- * NUL-terminated), at most max
- * bytes of content; a longer or empty file is -EIO. Returns the length. */
+/* Read a small file name in dirfd (sys_open_regular) into buf (max + 2
+ * bytes; result is NUL-terminated), at most max bytes of content; a longer
+ * or empty file is -EIO. Returns the length. */
 ssize_t sys_read_small(int dirfd, const char *name, char *buf, size_t max);
 /* Create name in dirfd with O_EXCL and mode, write len bytes, close.
  * 0 / -errno (-EEXIST when it exists). */

@@ -3,7 +3,8 @@
  * src/base/log.c's escaping rule for untrusted names (log_escape(), spec:
  * base/log.h): printable ASCII as is, every other byte and the backslash
  * as \xNN, NUL-terminated, truncation marked with "\..." and never
- * splitting one byte's rendering, nothing written past cap.
+ * splitting one byte's rendering, nothing written past cap; and
+ * log_escape_line(), the rule every log and -fsck line passes through.
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,11 +106,32 @@ static void test_truncation(void)
 	}
 }
 
+/* log_escape_line(), the rule for whole lines: controls, DEL and non-ASCII
+ * as \xNN, the backslash kept (already escaped text stays as it is). */
+static void test_escape_line(void)
+{
+	char buf[64];
+	char small[6];
+
+	th_check(strcmp(log_escape_line(buf, sizeof(buf),
+					"a\x1b[2J\nb\r\x7f\xc3\xa9 \\x0a"),
+			"a\\x1b[2J\\x0ab\\x0d\\x7f\\xc3\\xa9 \\x0a") == 0,
+		 "log_escape_line: controls, DEL, UTF-8 escaped, backslash "
+		 "kept");
+	th_check(strcmp(log_escape_line(small, sizeof(small), "abc\ndef"),
+			"abc") == 0,
+		 "log_escape_line stops before an escape that does not fit");
+	th_check(strcmp(log_escape_line(small, sizeof(small), "abcdefghij"),
+			"abcde") == 0,
+		 "log_escape_line cuts at cap - 1");
+}
+
 static const struct th_test unit_tests[] = {
 	TH_TEST("plain", test_plain),
 	TH_TEST("escaped", test_escaped),
 	TH_TEST("bounds", test_bounds),
 	TH_TEST("truncation", test_truncation),
+	TH_TEST("escape-line", test_escape_line),
 };
 
 int main(int argc, char **argv)
