@@ -236,7 +236,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k = (enum kind)(mode % K_N);
 	small = (mode & 0x80) != 0;
 	max = 1 + fz_len(&f, FZ_MAX_CONTENT - 1);
-	len = f.n < FZ_MAX_CONTENT ? f.n : FZ_MAX_CONTENT;
+	/* the rest of the input, after the 3 bytes of mode and max */
+	len = size > 3 ? size - 3 : 0;
+	if (len > FZ_MAX_CONTENT)
+		len = FZ_MAX_CONTENT;
 	fz_bytes(&f, c, len);
 	if (k == K_FIFO_W && len > 4096)
 		len = 4096; /* fits the pipe buffer: the write never waits */

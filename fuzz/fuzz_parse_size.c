@@ -154,7 +154,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum fz_vol sel[3] = { FZV_GCM, FZV_XCHACHA, FZV_SIV_PAD };
 	static uint8_t plain[CONTENT_PLAIN_BS];
-	static uint8_t blk[CONTENT_MAX_CIPHER_BS];
 	static uint8_t got[FZ_READ_MAX];
 	const struct volume *v;
 	enum content_cipher cc;
@@ -166,8 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t p;
 	uint64_t cbs;
 	uint64_t ov;
-	uint64_t kk = 0;   /* index of the last block */
-	uint64_t tail = 0; /* its ciphertext length */
+	uint64_t kk = 0; /* index of the last block */
 	int written = 0;
 	uint16_t back;
 	uint16_t rlen;
@@ -233,9 +231,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 "write header");
 	}
 	if (c > HEADER_LEN) {
+		/* the ciphertext length of the last block */
+		uint64_t tail;
+
 		kk = (c - HEADER_LEN - 1) / cbs;
 		tail = c - HEADER_LEN - kk * cbs;
 		if (tail > ov) {
+			static uint8_t blk[CONTENT_MAX_CIPHER_BS];
+
 			FZ_CHECK(content_block_seal(v, blk, plain, tail - ov,
 						    kk, fid, NULL) == 0,
 				 "seal last block");
