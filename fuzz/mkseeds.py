@@ -180,24 +180,112 @@ longname("xchacha", 1, xc_iv, (lx + ".name").encode(), read(XC, lx + ".name"))
 longname("empty", 0, gcm_iv, b"gocryptfs.longname.", b"")
 
 
-# fuzz_parse_xattr: mode cap16 then raw bytes (mode & 4) or
-# nonce24 vlen16 resize16 (pos16 xor8) x3 value
-def xattr_seal(name, mode, value, dmg):
-    body = bytes([mode]) + u16(len(value) + 64) + rb(24) + u16(len(value)) + \
-        u16(5)
+# fuzz_parse_xattr: mode cap32 then raw bytes (mode & 4; with mode & 0x20
+# len32 then zeros (mode & 0x40) or the rest repeated) or
+# nonce24 vlen32 resize16 (pos24 xor8) x3 value (the rest of the value is a
+# pattern; mode & 0x20 stores the block base64-encoded)
+def xattr_seal(name, mode, vlen, value, dmg, cap=None):
+    body = bytes([mode]) + u32(vlen + 64 if cap is None else cap) + rb(24) + \
+        u32(vlen) + u16(5)
     for p, x in dmg:
-        body += u16(p) + bytes([x])
+        body += struct.pack("<I", p)[:3] + bytes([x])
     put("fuzz_parse_xattr", name, body + value)
 
 
-xattr_seal("gcm-intact", 0, b"some value", [(0, 0)] * 3)
-xattr_seal("xchacha-flip", 1, rb(200), [(30, 0x80), (0, 0), (0, 0)])
-xattr_seal("siv-trunc", 2 | 0x08, rb(50), [(0, 0)] * 3)
-xattr_seal("gcm-empty", 0, b"", [(0, 0)] * 3)
-put("fuzz_parse_xattr", "raw-gcm-symlinkblock", bytes([4]) + u16(100) + sl)
+NODMG = [(0, 0)] * 3
+xattr_seal("gcm-intact", 0, 10, b"some value", NODMG)
+xattr_seal("xchacha-flip", 1, 200, rb(200), [(30, 0x80), (0, 0), (0, 0)])
+xattr_seal("siv-trunc", 2 | 0x08, 50, rb(50), NODMG)
+xattr_seal("gcm-empty", 0, 0, b"", NODMG)
+xattr_seal("gcm-64k-intact", 0, 65536, rb(100), NODMG)
+xattr_seal("xchacha-64k-flip-end", 1, 65536, rb(64),
+           [(65000, 1), (0, 0), (0, 0)])
+xattr_seal("siv-64k-extend", 2 | 0x10, 65536, rb(32), NODMG)
+xattr_seal("gcm-above-64k", 0, 65537, rb(16), NODMG)
+xattr_seal("gcm-b64-old", 0x20, 300, rb(300), NODMG)
+xattr_seal("xchacha-b64-64k-flip", 1 | 0x20, 65536, rb(40),
+           [(80000, 4), (0, 0), (0, 0)])
+put("fuzz_parse_xattr", "raw-gcm-symlinkblock", bytes([4]) + u32(100) + sl)
+# all-zero stored values: 4128 (GCM) and 4136 (XChaCha) are the block size
+# (issue 23 item 6, checked with FZ_PENDING)
+put("fuzz_parse_xattr", "raw-zero-4128-gcm",
+    bytes([4 | 0x20 | 0x40]) + u32(4096) + u32(4128))
+put("fuzz_parse_xattr", "raw-zero-4136-xchacha",
+    bytes([1 | 4 | 0x20 | 0x40]) + u32(4096) + u32(4136))
+put("fuzz_parse_xattr", "raw-repeat-64k",
+    bytes([4 | 0x20]) + u32(65600) + u32(65536 + 32) + rb(37))
 
 # fuzz_parse_config: the files themselves
 put("fuzz_parse_config", "gcm.conf", read(GCM, "gocryptfs.conf"))
 put("fuzz_parse_config", "xchacha.conf", read(XC, "gocryptfs.conf"))
 put("fuzz_parse_config", "not-json", b"{\"Creator\": ")
 put("fuzz_parse_config", "empty", b"")
+
+
+# fuzz_read_blocks: mode nblk8 tail16 fid16 (kind|poshi8 block8 poslo8
+# xor8) x4 (off24 size17+aligned) x4 plaintext; mode & 0x80: no damage
+def rblocks(name, mode, nblk, tail, dmg, reads):
+    body = bytes([mode, nblk - 1]) + u16(tail - 1) + rb(16)
+    for kind, blk, pos, x in dmg:
+        body += bytes([kind | ((pos >> 8) << 3), blk, pos & 0xff, x])
+    for i, (off, size, aligned) in enumerate(reads):
+        stop = 0x80 if off is None else 0
+        off = off or 0
+        body += bytes([off & 0xff, (off >> 8) & 0xff,
+                       ((off >> 16) & 0x7f) | stop, size & 0xff,
+                       (size >> 8) & 0xff,
+                       ((size >> 16) & 1) | (2 if aligned else 0)])
+    put("fuzz_read_blocks", name, body + rb(200))
+
+
+ND = [(0, 0, 0, 0)] * 4
+ALL = [(0, 15, True), (4000, 20000, False), (8192, 4095, False),
+       (None, 0, False)]
+rblocks("gcm-16-intact", 0x80, 16, 4096, ND, ALL)
+rblocks("xchacha-9-flip-middle", 1, 9, 100,
+        [(1, 0, 77, 0x10)] + ND[1:], ALL)
+rblocks("siv-3-zero-middle", 2, 3, 4096, [(2, 0, 0, 0)] + ND[1:], ALL)
+rblocks("gcm-12-swap", 0, 12, 3000, [(3, 0, 0, 1)] + ND[1:], ALL)
+rblocks("xchacha-8-otherfid", 1, 8, 4096, [(4, 0, 0, 0)] + ND[1:], ALL)
+rblocks("gcm-5-cut", 0, 5, 4096, [(5, 0, 2000, 0)] + ND[1:], ALL)
+rblocks("siv-4-header", 2, 4, 10, [(6, 0, 5, 2)] + ND[1:], ALL)
+rblocks("gcm-10-nonce-zero", 0, 10, 4096, [(7, 3, 0, 0)] + ND[1:], ALL)
+
+
+# fuzz_parse_diriv: mode (kind = mode % 9, bit 7: .name reader) max16
+# content; kinds: reg missing dir symlink fifo-writer fifo socket hardlink
+# unreadable
+def diriv(name, kind, small, content, mx=300):
+    mode = kind if not small else 128 + (kind - 128 % 9) % 9
+    assert mode % 9 == kind and bool(mode & 0x80) == small
+    put("fuzz_parse_diriv", name, bytes([mode]) + u16(mx - 1) + content)
+
+
+for k, kn in enumerate(["reg", "missing", "dir", "symlink", "fifo-writer",
+                        "fifo", "socket", "hardlink", "unreadable"]):
+    diriv("iv-" + kn, k, False, gcm_iv)
+    diriv("name-" + kn, k, True, read(GCM, lg + ".name"))
+diriv("iv-zero", 0, False, b"\0" * 16)
+diriv("iv-15", 0, False, gcm_iv[:15])
+diriv("iv-17", 0, False, gcm_iv + b"x")
+diriv("name-empty", 0, True, b"")
+diriv("name-too-long", 0, True, b"A" * 301)
+
+
+# fuzz_parse_size: mode raw64 q64 back16 rlen16 fid16 plaintext; mode bits
+# 0-1 cipher, 2-3 form (0 any, 1 header+k blocks+tail, 2 near the limit,
+# 3 small), 6 append, 7 arithmetic only
+def size(name, mode, raw, q=12345, back=50, rlen=4000):
+    put("fuzz_parse_size", name, bytes([mode]) + struct.pack("<QQ", raw, q) +
+        u16(back) + u16(rlen) + rb(16) + rb(64))
+
+
+size("gcm-small-valid", 3 << 2 | 0x40, 18 + 3 * 4128 + 100)
+size("gcm-short-tail", 3 << 2 | 0x40, 18 + 2 * 4128 + 5)
+size("gcm-exact-blocks", 3 << 2 | 0x40, 18 + 5 * 4128)
+size("xchacha-header-only", 1 | 3 << 2 | 0x40, 18)
+size("siv-inside-header", 2 | 3 << 2, 7)
+size("xchacha-near-max", 1 | 2 << 2, 100, 1 << 40, 4000, 12000)
+size("gcm-structured", 1 << 2 | 0x40, (123456789 << 16) | 4000)
+size("siv-u64-max", 2, (1 << 64) - 1, (1 << 64) - 1)
+size("gcm-tail-40", 3 << 2 | 0x40, 18 + 7 * 4128 + 40)

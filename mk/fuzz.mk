@@ -10,6 +10,8 @@
 # make fuzz [FUZZ_SECONDS=60]   every target for FUZZ_SECONDS, then a table
 # make fuzz-long                campaign: 900 s per fuzz_diff_*, 300 s per
 #                               other target (FUZZ_SECONDS=N overrides both)
+# make fuzz-merge               add what the last campaign found (new
+#                               coverage only) to fuzz/corpus/<t>/
 # make fuzz-replay              replay every committed corpus, no libFuzzer
 # make fuzz-selftest            a deliberately broken kernel must be caught
 
@@ -26,6 +28,9 @@ FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -Wno-unused-command-line-argument \
 	$(FUZZ_SANFLAGS) $(EXTRA_CFLAGS)
 FUZZ_CPPFLAGS := $(CPPFLAGS_BASE) -Ifuzz
+# 1: the targets also check the properties of fixes not merged yet
+# (FZ_PENDING in fuzz/fuzz_util.h); use a FUZZ_DIR of its own.
+FUZZ_PENDING ?= 0
 # The broken kernel: a copy of the portable ChaCha20 with one bit of the
 # first "expand 32-byte k" word flipped, its symbols renamed.
 FUZZ_BROKEN_SED := s/0x61707865U/0x61707864U/
@@ -34,7 +39,8 @@ FUZZ_BROKEN_RENAME := -Dchacha20_xor=fuzz_broken_chacha20_xor \
 	-Dhchacha20=fuzz_broken_hchacha20 \
 	-Dxchacha20_xor=fuzz_broken_xchacha20_xor
 
-.PHONY: fuzz fuzz-long fuzz-replay fuzz-selftest fuzz-build fuzz-clean
+.PHONY: fuzz fuzz-long fuzz-merge fuzz-replay fuzz-selftest fuzz-build \
+	fuzz-clean
 
 fuzz-build: $(FUZZ_BINS) $(FUZZ_REPLAYS) ## build fuzz/build/* (clang-14)
 
@@ -52,6 +58,9 @@ endif
 fuzz-long: fuzz-build ## campaign: 900 s per diff target, 300 s per parser
 	@FUZZ_DIR=$(FUZZ_DIR) bash fuzz/run.sh campaign "$(FUZZ_LONG_DIFF)" "$(FUZZ_LONG_PARSE)" \
 		$(FUZZ_TARGETS)
+
+fuzz-merge: $(FUZZ_BINS) ## add the last campaign's new coverage to fuzz/corpus
+	@FUZZ_DIR=$(FUZZ_DIR) bash fuzz/run.sh merge $(FUZZ_TARGETS)
 
 fuzz-replay: $(FUZZ_REPLAYS) ## replay every committed fuzz corpus
 	@FUZZ_DIR=$(FUZZ_DIR) bash fuzz/run.sh replay $(FUZZ_TARGETS)
@@ -75,11 +84,12 @@ $(FUZZ_DIR)/lib.a: $(FUZZ_LIB_OBJS)
 $(FUZZ_DIR)/tobj/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
-		-MMD -MP -c $< -o $@
+		-DFZ_PENDING=$(FUZZ_PENDING) -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/robj/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) \
+		-DFZ_PENDING=$(FUZZ_PENDING) -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tobj/fuzz_%.o $(FUZZ_DIR)/lib.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
