@@ -83,10 +83,14 @@ static void fake_run(const char *what, const double *v)
 {
 	const struct dispatch_kernel *list;
 	const struct calibrate_report *rep;
-	double avail[CALIBRATE_MAX];
+	double avail[CALIBRATE_MAX] = { 0 };
 	size_t n, want, timed_bad = 0;
 
 	list = dispatch_list(&n);
+	if (list == NULL || n > CALIBRATE_MAX) {
+		th_fail("hook: %s: no kernel table", what);
+		return;
+	}
 	for (size_t i = 0; i < n && i < CALIBRATE_MAX; i++) {
 		fake_mbps[i] = v[i];
 		fake_calls[i] = 0;
@@ -117,7 +121,8 @@ static void fake_run(const char *what, const double *v)
 
 static void test_hook(void)
 {
-	double up[CALIBRATE_MAX], flat[CALIBRATE_MAX], down[CALIBRATE_MAX];
+	double up[CALIBRATE_MAX] = { 0 }, flat[CALIBRATE_MAX] = { 0 };
+	double down[CALIBRATE_MAX] = { 0 };
 	double issue[CALIBRATE_MAX] = { 610, 850, 880, 2244, 2107 };
 	size_t n;
 
@@ -145,7 +150,7 @@ static void test_hook(void)
  * figures favour them: they must be neither timed nor chosen */
 static void test_masked(void)
 {
-	double up[CALIBRATE_MAX];
+	double up[CALIBRATE_MAX] = { 0 };
 	unsigned before = cpu_masked();
 	size_t n;
 
@@ -181,6 +186,10 @@ static void test_real(void)
 	calibrate_run(NULL);
 	rep = calibrate_report();
 	list = dispatch_list(&n);
+	if (list == NULL || n > CALIBRATE_MAX) {
+		th_fail("real: no kernel table");
+		return;
+	}
 	want = calibrate_pick(rep->mbps, rep->n, M);
 	for (size_t i = 0; i < n && i < CALIBRATE_MAX; i++)
 		if ((dispatch_kernel_get(&list[i]) != NULL) !=
@@ -218,12 +227,12 @@ static void test_real(void)
  * this process VCRYPTFS_IMPL was read at start, so a child runs the row. */
 static void test_forced(void)
 {
-	char line[400];
 	pid_t pid;
 	int st;
 
 	if (dispatch_forced()) {
 		const struct dispatch_kernel *k = dispatch_current()->kernel;
+		char line[400];
 
 		fake_calls[0] = 0;
 		calibrate_run(fake_timer);
