@@ -6,6 +6,7 @@
 #                               src/cli/main.c); layers: base crypto format
 #                               sys fuse fsck cli (scripts/layers.sh checks them)
 #   src/crypto/*_ssse3.c     -> the only files built with -mssse3
+#   src/crypto/*_avx.c       -> the only files built with -mavx
 #   src/crypto/*_avx2.c      -> the only files built with -mavx2
 #   src/crypto/*_avx512.c    -> the only files built with -mavx512f/vl/bw
 #   tests/unit/test_*.c      -> build/tests/test_*  (and build-san/tests/...)
@@ -53,10 +54,12 @@ SAN_CFLAGS := -std=c11 -O1 -g $(WARN) -Wno-unused-command-line-argument \
 	$(SANFLAGS) $(EXTRA_CFLAGS)
 
 ISA_FLAGS_ssse3  := -mssse3
+ISA_FLAGS_avx    := -mavx
 ISA_FLAGS_avx2   := -mavx2
 ISA_FLAGS_avx512 := -mavx512f -mavx512vl -mavx512bw
 isa_flags = $(strip \
 	$(if $(filter %_ssse3.c,$(1)),$(ISA_FLAGS_ssse3)) \
+	$(if $(filter %_avx.c,$(1)),$(ISA_FLAGS_avx)) \
 	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
 	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
 

@@ -5,9 +5,11 @@
  * nonce and 24-byte AD, as `gocryptfs -speed` measures.
  * Targets (any number, run in the order given):
  *   kernel:NAME   XChaCha20-Poly1305 via xchachapoly_seal_fast on the
- *                 dispatch kernel NAME (portable, ssse3, avx2, avx512),
- *                 as the filesystem uses it
+ *                 dispatch kernel NAME (portable, ssse3, avx, avx2,
+ *                 avx512), as the filesystem uses it
  *   stitch:NAME   the same with the stitched seal (chacha20_poly_fn)
+ *   nobody:NAME   the same without the kernel's seal body (ChaCha20,
+ *                 then Poly1305: what the body is measured against)
  *   ref           the proved portable xchachapoly_seal (aead_xchacha.c)
  *   openssl       OpenSSL EVP_chacha20_poly1305 seal, one context reused,
  *                 only the IV changes per block (in-process)
@@ -207,6 +209,12 @@ static int pick(const char *a)
 
 	if (strncmp(a, "kernel:", 7) == 0)
 		return dispatch_force(a + 7) == 0 ? (int)T_FAST : -2;
+	if (strncmp(a, "nobody:", 7) == 0) {
+		if (dispatch_force(a + 7) != 0)
+			return -2;
+		dispatch_body(0);
+		return (int)T_FAST;
+	}
 	if (strncmp(a, "stitch:", 7) == 0) {
 		if (dispatch_force(a + 7) == 0)
 			dispatch_stitch(1);
@@ -240,7 +248,8 @@ int main(int argc, char **argv)
 	if (nsizes == 0 || secs <= 0) {
 		fprintf(stderr, "usage: bench_crypto [-c] [-t SECS] "
 				"[-s BYTES[,BYTES...]] kernel:NAME|"
-				"stitch:NAME|ref|openssl|gcm|gcm-evp|"
+				"stitch:NAME|nobody:NAME|ref|openssl|gcm|"
+				"gcm-evp|"
 				"gcm-stream...\n");
 		return 1;
 	}

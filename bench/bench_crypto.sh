@@ -5,7 +5,7 @@
 # medians of ROUNDS alternating rounds, in one invocation (the machine is
 # shared: CPU time is steadier than wall time; gocryptfs -speed can only
 # report wall time):
-#   - XChaCha20-Poly1305 per kernel (portable, ssse3, avx2, avx512 when the
+#   - XChaCha20-Poly1305 per kernel (portable, ssse3, avx, avx2, avx512 when the
 #     CPU has it; absent kernels stay N/A, never estimated), the baseline
 #     build ($BUILD/bench/bench_crypto, no -march) at every size in
 #     BENCH_SIZES and the -march=native twin ($BUILD/bench-native/
@@ -121,7 +121,7 @@ have_go=0
 command -v gocryptfs >/dev/null 2>&1 && have_go=1
 echo "rounds: $ROUNDS alternating, ${SECS}s CPU time per in-process measurement, sizes: $SIZES"
 
-kernels=(kernel:portable kernel:ssse3 kernel:avx2 kernel:avx512)
+kernels=(kernel:portable kernel:ssse3 kernel:avx kernel:avx2 kernel:avx512)
 sized=("${kernels[@]}" openssl gcm gcm-evp gcm-stream)
 rsized=()
 for ((i = ${#sized[@]} - 1; i >= 0; i--)); do rsized+=("${sized[$i]}"); done
@@ -206,10 +206,10 @@ row() { # label key
 	v=$(val "$2")
 	printf '%-46s %9s %7s %9s\n' "$1" "$v" "$(ratio "$v" "$go")" "$(ratio "$v" "$ossl_avx2")"
 }
-for k in portable ssse3 avx2 avx512; do
+for k in portable ssse3 avx avx2 avx512; do
 	row "vcryptfs $k (baseline build)" "b.$k@4096"
 done
-for k in portable ssse3 avx2 avx512; do
+for k in portable ssse3 avx avx2 avx512; do
 	row "vcryptfs $k (-march=native build)" "n.$k@4096"
 done
 row "vcryptfs avx2, stitched seal (not default)" b.stitch-avx2@4096
@@ -230,7 +230,7 @@ if [ "$SIZES" != 4096 ]; then
 	printf '%-34s' "seal MB/s by block size"
 	for s in $SIZES; do printf ' %9s' "$s"; done
 	echo
-	for k in portable ssse3 avx2 avx512 openssl gcm gcm-evp gcm-stream; do
+	for k in portable ssse3 avx avx2 avx512 openssl gcm gcm-evp gcm-stream; do
 		printf '%-34s' "$k"
 		for s in $SIZES; do printf ' %9s' "$(val "b.$k@$s")"; done
 		echo
@@ -255,7 +255,7 @@ printf '%-46s %9s\n' "gocryptfs -speed AES-GCM-256-Go, wall" "$(val go_gcm_wall)
 # best kernel of each build, for the baseline-vs-native comparison
 best() { # prefix -> max median over kernels
 	local m=0 v
-	for k in portable ssse3 avx2 avx512; do
+	for k in portable ssse3 avx avx2 avx512; do
 		v=$(val "$1.$k@4096")
 		[ "$v" = N/A ] && continue
 		m=$(awk -v a="$m" -v b="$v" 'BEGIN { print (b > a) ? b : a }')
@@ -283,7 +283,7 @@ goal "AES-GCM wrapper / openssl speed aes-256-gcm (issue 8)" "$(ratio "$gcm" "$o
 # the goal is judged on that one.
 top() { # prefix -> the fastest single round over kernels
 	local m=0 k
-	for k in portable ssse3 avx2 avx512; do
+	for k in portable ssse3 avx avx2 avx512; do
 		[ -s "$tmp/k.$1.$k@4096" ] || continue
 		m=$(sort -g "$tmp/k.$1.$k@4096" | tail -n 1 |
 			awk -v a="$m" '{ print ($1 > a) ? $1 : a }')

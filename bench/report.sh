@@ -27,7 +27,7 @@ osslc=$(kv b.openssl@4096)
 ossls=$(kv ossl)
 best=N/A
 bestk=""
-for k in portable ssse3 avx2 avx512; do
+for k in portable ssse3 avx avx2 avx512; do
 	v=$(kv "b.$k@4096")
 	[ "$v" = N/A ] && continue
 	if [ "$best" = N/A ] || awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then
@@ -36,7 +36,7 @@ for k in portable ssse3 avx2 avx512; do
 	fi
 done
 bestn=N/A
-for k in portable ssse3 avx2 avx512; do
+for k in portable ssse3 avx avx2 avx512; do
 	v=$(kv "n.$k@4096")
 	[ "$v" = N/A ] && continue
 	if [ "$bestn" = N/A ] || awk -v a="$v" -v b="$bestn" 'BEGIN { exit !(a > b) }'; then
@@ -104,7 +104,7 @@ sgow=$(awk -F'\t' '$1 == "XChaCha20-Poly1305-Go" { print $2 }' "$tmp/speed.go")
 		printf '|---|'
 		for s in $SIZES; do printf -- '---:|'; done
 		echo
-		for k in portable ssse3 avx2 avx512 openssl gcm gcm-stream; do
+		for k in portable ssse3 avx avx2 avx512 openssl gcm gcm-stream; do
 			case $k in
 			openssl) label="OpenSSL ChaCha20-Poly1305 (EVP, in-process)" ;;
 			gcm) label="AES-256-GCM, our wrapper ossl_gcm_seal" ;;
@@ -122,7 +122,7 @@ sgow=$(awk -F'\t' '$1 == "XChaCha20-Poly1305-Go" { print $2 }' "$tmp/speed.go")
 		echo
 		echo "| XChaCha20-Poly1305, 4096 B | MB/s | vs OpenSSL in-process | vs openssl speed | vs gocryptfs Go per CPU s |"
 		echo "|---|---:|---:|---:|---:|"
-		for k in portable ssse3 avx2 avx512; do
+		for k in portable ssse3 avx avx2 avx512; do
 			v=$(kv "b.$k@4096")
 			echo "| vcryptfs $k | $v | $(ratio "$v" "$osslc") | $(ratio "$v" "$ossls") | $(ratio "$v" "$go") |"
 		done
@@ -285,7 +285,7 @@ sgow=$(awk -F'\t' '$1 == "XChaCha20-Poly1305-Go" { print $2 }' "$tmp/speed.go")
 {
 	printf 'size'
 	cols=0
-	for k in portable ssse3 avx2 avx512; do
+	for k in portable ssse3 avx avx2 avx512; do
 		[ "$(kv "b.$k@4096")" = N/A ] && continue
 		printf '\tXChaCha20-Poly1305 %s' "$k"
 		cols=$((cols + 1))
@@ -293,7 +293,7 @@ sgow=$(awk -F'\t' '$1 == "XChaCha20-Poly1305-Go" { print $2 }' "$tmp/speed.go")
 	printf '\tOpenSSL ChaCha20-Poly1305\tAES-256-GCM (ossl_gcm_seal)\n'
 	for s in $SIZES; do
 		printf '%s' "$s"
-		for k in portable ssse3 avx2 avx512; do
+		for k in portable ssse3 avx avx2 avx512; do
 			[ "$(kv "b.$k@4096")" = N/A ] && continue
 			printf '\t%s' "$(kv "b.$k@$s")"
 		done

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets: chacha20_xor, chacha20_block, hchacha20, xchacha20_xor, every
- * chacha20_xor_fn of dispatch_list() (ssse3, avx2, avx512 when the CPU has
+ * chacha20_xor_fn of dispatch_list() (ssse3, avx, avx2, avx512 when the CPU has
  * it), each stitched chacha20_poly_fn (stitched_get), OpenSSL
  * EVP_chacha20. */
 /*

@@ -15,6 +15,7 @@ INC=(-D_GNU_SOURCE -Isrc -Itests/unit $(pkg-config --cflags fuse3 libcrypto jans
 isa() {
 	case "$1" in
 	*_ssse3.c) echo -mssse3 ;;
+	*_avx.c) echo -mavx ;;
 	*_avx2.c) echo -mavx2 ;;
 	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
 	esac
@@ -51,6 +52,7 @@ export INC_STR="${INC[*]}"
 isa() {
 	case "$1" in
 	*_ssse3.c) echo -mssse3 ;;
+	*_avx.c) echo -mavx ;;
 	*_avx2.c) echo -mavx2 ;;
 	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
 	esac

@@ -20,6 +20,7 @@
 #include "cli/options.h"
 #include "cli/speed.h"
 #include "cli/version.h"
+#include "crypto/calibrate.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
 #include "format/config.h"
@@ -354,6 +355,10 @@ int main(int argc, char **argv)
 	int r;
 
 	dispatch_init();
+	/* the one calibrated kernel choice (crypto/calibrate.h), before
+	 * anything here can start a thread: every mode below (mount,
+	 * -reverse, -fsck, -speed, -version) runs on it */
+	calibrate_once();
 	if (argc <= 1) {
 		help_usage(stderr);
 		return EXIT_USAGE;

@@ -13,15 +13,16 @@
  * the dispatched one (SSE rows, or scalar without SSSE3). The
  * stitched seal (chacha20_poly_fn) is used only when dispatch_stitch(1)
  * asked for it. Seals of at least one whole SIMD step go to the kernel's
- * whole-seal body when it has one (chachapoly_body_fn: AVX2), which
- * overlaps ChaCha20 and Poly1305 and computes block 0 on the side.
+ * whole-seal body when it has one (chachapoly_body_fn: AVX2, and the
+ * 128-bit SSSE3 and AVX kernels), which overlaps ChaCha20 and Poly1305.
  * Opens of one SIMD step to OPEN_MAX bytes go to the kernel's open body
- * when it has one (AVX2): the same overlap with Poly1305 over the
- * ciphertext, decrypting into a stack buffer that is copied to m only
+ * when it has one (the same kernels): the same overlap with Poly1305 over
+ * the ciphertext, decrypting into a stack buffer that is copied to m only
  * after the tag check (and wiped).
- * Without a vector Poly1305 (portable and SSSE3 levels) the MAC is the
- * proved Poly1305 of poly1305.c, the faster scalar one since its radix-2^32
- * block loop; poly1305_fast (poly1305_64.c, poly1305_avx2.c) otherwise.
+ * Outside the bodies, without a vector Poly1305 (portable, SSSE3 and AVX
+ * levels) the MAC is the proved Poly1305 of poly1305.c, the faster scalar
+ * one when run alone since its radix-2^32 block loop; poly1305_fast
+ * (poly1305_64.c, poly1305_avx2.c) otherwise.
  * Depends on: dispatch.h, kernels.h, poly1305.h, ct.h.
  * Constant time: yes (ct_compare; no secret-dependent branch).
  */

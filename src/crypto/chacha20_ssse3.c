@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20 keystream XOR, 4 blocks at a time in SSE registers (one block
- * per 32-bit lane), and HChaCha20 in four SSE rows. See kernels.h; round
+ * per 32-bit lane), and HChaCha20 in four SSE rows. See kernels.h; the
+ * kernel body is chacha20_sse128.h (shared with chacha20_avx.c), round
  * bodies in chacha20_simd.h and chacha20_simd_row.h.
  * Spec: RFC 8439 sections 2.1-2.4.
  * CPU feature: SSSE3 (pshufb for the 16- and 8-bit rotations); the only
@@ -13,45 +14,7 @@
 #include "crypto/cpu.h"
 
 #if defined(__SSSE3__) && !defined(__FRAMAC__)
-#include <tmmintrin.h>
-
-#define CS_VEC __m128i
-#define CS_PAIRED_QR 1
-#define CS_BLOCKS 4
-#define CS_ADD(a, b) _mm_add_epi32((a), (b))
-#define CS_XOR(a, b) _mm_xor_si128((a), (b))
-#define CS_ROTS(a, n)                                                          \
-	_mm_or_si128(_mm_slli_epi32((a), (n)), _mm_srli_epi32((a), 32 - (n)))
-#define CS_ROT16(a)                                                            \
-	_mm_shuffle_epi8((a), _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, \
-					    9, 14, 15, 12, 13))
-#define CS_ROT8(a)                                                             \
-	_mm_shuffle_epi8((a), _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9,  \
-					    10, 15, 12, 13, 14))
-#define CS_ROT12(a) CS_ROTS((a), 12)
-#define CS_ROT7(a) CS_ROTS((a), 7)
-#define CS_SET1(v) _mm_set1_epi32((int)(v))
-#define CS_LANES _mm_setr_epi32(0, 1, 2, 3)
-#define CS_UNPACKLO32 _mm_unpacklo_epi32
-#define CS_UNPACKHI32 _mm_unpackhi_epi32
-#define CS_UNPACKLO64 _mm_unpacklo_epi64
-#define CS_UNPACKHI64 _mm_unpackhi_epi64
-
-#include "crypto/chacha20_simd.h"
-
-/* t[g][k]: words 4g..4g+3 of block k */
-CS_INLINE void cs_store(uint8_t *out, const uint8_t *in, CS_VEC t[4][4])
-{
-	for (int k = 0; k < 4; k++) {
-		for (int g = 0; g < 4; g++) {
-			size_t o = 64 * (size_t)k + 16 * (size_t)g;
-			__m128i v = _mm_loadu_si128((const __m128i *)(in + o));
-
-			_mm_storeu_si128((__m128i *)(out + o),
-					 _mm_xor_si128(v, t[g][k]));
-		}
-	}
-}
+#include "crypto/chacha20_sse128.h"
 
 static uint32_t chacha20_ssse3_xor(uint8_t *out, const uint8_t *in, size_t len,
 				   const uint8_t key[32], uint32_t counter,
@@ -64,6 +27,41 @@ static void hchacha20_ssse3(uint8_t out[32], const uint8_t key[32],
 			    const uint8_t nonce[16])
 {
 	row_hchacha20(out, key, nonce);
+}
+
+/* see kernels.h (chachapoly_body_fn): seal and open bodies */
+static void chachapoly_body_ssse3(uint8_t *c, const uint8_t *m, size_t len,
+				  const uint8_t *ad, size_t adlen,
+				  const uint8_t key[32],
+				  const uint8_t nonce[12],
+				  struct poly1305_fast *mac)
+{
+	s128_body(c, m, len, ad, adlen, key, nonce, mac, 0);
+}
+
+static void chachapoly_open_body_ssse3(uint8_t *m, const uint8_t *c, size_t len,
+				       const uint8_t *ad, size_t adlen,
+				       const uint8_t key[32],
+				       const uint8_t nonce[12],
+				       struct poly1305_fast *mac)
+{
+	s128_body(m, c, len, ad, adlen, key, nonce, mac, 1);
+}
+
+/* see kernels.h */
+chachapoly_body_fn chachapoly_body_ssse3_get(void)
+{
+	if (!(cpu_features() & CPU_SSSE3))
+		return NULL;
+	return chachapoly_body_ssse3;
+}
+
+/* see kernels.h */
+chachapoly_body_fn chachapoly_open_body_ssse3_get(void)
+{
+	if (!(cpu_features() & CPU_SSSE3))
+		return NULL;
+	return chachapoly_open_body_ssse3;
 }
 
 /* see kernels.h */
@@ -82,6 +80,18 @@ chacha20_xor_fn chacha20_ssse3_get(void)
 	return chacha20_ssse3_xor;
 }
 #else
+/* see kernels.h: built without SSSE3 support */
+chachapoly_body_fn chachapoly_body_ssse3_get(void)
+{
+	return NULL;
+}
+
+/* see kernels.h: built without SSSE3 support */
+chachapoly_body_fn chachapoly_open_body_ssse3_get(void)
+{
+	return NULL;
+}
+
 /* see kernels.h: built without SSSE3 support */
 chacha20_xor_fn chacha20_ssse3_get(void)
 {

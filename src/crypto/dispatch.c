@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Runtime choice of the ChaCha20 kernel. See dispatch.h.
- * Spec: none (policy: best level the CPU has, capped by VCRYPTFS_IMPL).
+ * Spec: none (policy: best level the CPU has, capped by VCRYPTFS_IMPL;
+ * calibrate.c may then move the choice to a faster lower level).
  * Depends on: cpu.h, kernels.h, chacha20.h; libc getenv/fprintf (the
  * only I/O in src/crypto: one warning for a bad VCRYPTFS_IMPL).
  * Constant time: not applicable (no secrets). Not proved.
@@ -31,6 +32,7 @@ static chacha20_xor_fn portable_get(void)
 static const struct dispatch_kernel table[] = {
 	{ "portable", DISPATCH_PORTABLE, portable_get, NULL, 1, 0 },
 	{ "ssse3", DISPATCH_SSSE3, chacha20_ssse3_get, NULL, 4, CPU_SSSE3 },
+	{ "avx", DISPATCH_AVX, chacha20_avx_get, NULL, 4, CPU_AVX },
 	{ "avx2", DISPATCH_AVX2, chacha20_avx2_get, chacha20_poly_avx2_get, 8,
 	  CPU_AVX2 },
 	{ "avx512", DISPATCH_AVX512, chacha20_avx512_get, NULL, 16,
@@ -40,6 +42,7 @@ static const struct dispatch_kernel table[] = {
 #define NKERNELS (sizeof(table) / sizeof(table[0]))
 
 static int initialised;
+static int forced;
 static const char *requested = "auto";
 static unsigned impl_masked;
 static struct dispatch_choice choice;
@@ -72,18 +75,53 @@ chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k)
 
 /* The whole-seal body (stitched ChaCha20 and radix-2^64 Poly1305, block 0
  * in general-purpose registers) goes with the AVX2 kernel: it measured
- * faster than ChaCha20 then the vector Poly1305 (bench/bench_crypto.sh) */
+ * faster than ChaCha20 then the vector Poly1305 (bench/bench_crypto.sh).
+ * The SSSE3 and AVX kernels have theirs (chacha20_sse128.h: the scalar
+ * radix-2^44 Poly1305 inside the next step's rounds). */
 static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
 {
-	return k->level == DISPATCH_AVX2 ? chachapoly_body_avx2_get() : NULL;
+	switch (k->level) {
+	case DISPATCH_SSSE3:
+		return chachapoly_body_ssse3_get();
+	case DISPATCH_AVX:
+		return chachapoly_body_avx_get();
+	case DISPATCH_AVX2:
+		return chachapoly_body_avx2_get();
+	case DISPATCH_PORTABLE:
+	case DISPATCH_AVX512:
+		break;
+	}
+	return NULL;
 }
 
 /* the stitched open (ChaCha20 and Poly1305 of the ciphertext overlapped,
- * released after the tag check) goes with it too */
+ * released after the tag check) goes with them too */
 static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 {
-	return k->level == DISPATCH_AVX2 ? chachapoly_open_body_avx2_get()
-					 : NULL;
+	switch (k->level) {
+	case DISPATCH_SSSE3:
+		return chachapoly_open_body_ssse3_get();
+	case DISPATCH_AVX:
+		return chachapoly_open_body_avx_get();
+	case DISPATCH_AVX2:
+		return chachapoly_open_body_avx2_get();
+	case DISPATCH_PORTABLE:
+	case DISPATCH_AVX512:
+		break;
+	}
+	return NULL;
+}
+
+/* the Poly1305 of the current choice: the vector one, or the scalar
+ * radix-2^44 one inside the SSSE3 and AVX bodies (the proved one for
+ * what they do not cover), or the proved one alone */
+static const char *poly_name(void)
+{
+	if (choice.poly_blocks != NULL)
+		return "poly1305-avx2";
+	if (choice.body != NULL && choice.kernel->level < DISPATCH_AVX2)
+		return "poly1305-64 (in the seal and open bodies)";
+	return "poly1305-portable";
 }
 
 static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
@@ -95,15 +133,16 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	choice.stitched = NULL;
 	choice.body = body_for(k);
 	choice.open_body = open_body_for(k);
-	choice.hchacha20 =
-		k->level >= DISPATCH_SSSE3 ? hchacha20_ssse3_get() : NULL;
+	/* the AVX kernel's own (VEX-encoded) HChaCha20 goes with it */
+	choice.hchacha20 = k->level == DISPATCH_AVX	? hchacha20_avx_get()
+			   : k->level >= DISPATCH_SSSE3 ? hchacha20_ssse3_get()
+							: NULL;
 	if (choice.hchacha20 == NULL)
 		choice.hchacha20 = hchacha20_scalar;
 	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 */
 	choice.poly_blocks =
 		k->level >= DISPATCH_AVX2 ? poly1305_avx2_get() : NULL;
-	choice.poly1305 = choice.poly_blocks != NULL ? "poly1305-avx2"
-						     : "poly1305-portable";
+	choice.poly1305 = poly_name();
 }
 
 /* CPU_* bits above a level: what VCRYPTFS_IMPL=<level> hides */
@@ -114,6 +153,8 @@ static unsigned bits_above(enum dispatch_level level)
 		return CPU_SSSE3 | CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
 	case DISPATCH_SSSE3:
 		return CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
+	case DISPATCH_AVX:
+		return CPU_AVX2 | CPU_AVX512_ALL;
 	case DISPATCH_AVX2:
 		return CPU_AVX512_ALL;
 	case DISPATCH_AVX512:
@@ -140,12 +181,14 @@ void dispatch_init(void)
 		if (want == NULL)
 			fprintf(stderr,
 				"vcryptfs: VCRYPTFS_IMPL=%s is not one of "
-				"portable, ssse3, avx2, avx512; using auto\n",
+				"portable, ssse3, avx, avx2, avx512; using "
+				"auto\n",
 				env);
 	}
 	if (want != NULL) {
 		unsigned hide = bits_above(want->level);
 
+		forced = 1;
 		if ((cpu_features() & want->needs) != want->needs)
 			fprintf(stderr,
 				"vcryptfs: VCRYPTFS_IMPL=%s: this CPU lacks "
@@ -193,6 +236,26 @@ unsigned dispatch_masked(void)
 }
 
 /* see dispatch.h */
+int dispatch_forced(void)
+{
+	dispatch_init();
+	return forced;
+}
+
+/* see dispatch.h */
+int dispatch_set(const struct dispatch_kernel *k)
+{
+	chacha20_xor_fn fn;
+
+	dispatch_init();
+	fn = dispatch_kernel_get(k);
+	if (fn == NULL)
+		return -1;
+	choose(k, fn);
+	return 0;
+}
+
+/* see dispatch.h */
 void dispatch_stitch(int on)
 {
 	const struct dispatch_kernel *k = dispatch_current()->kernel;
@@ -200,6 +263,16 @@ void dispatch_stitch(int on)
 	choice.stitched = on ? dispatch_stitched_get(k) : NULL;
 	/* the per-step stitched seal replaces the whole-seal body */
 	choice.body = on ? NULL : body_for(k);
+}
+
+/* see dispatch.h */
+void dispatch_body(int on)
+{
+	const struct dispatch_kernel *k = dispatch_current()->kernel;
+
+	choice.body = on ? body_for(k) : NULL;
+	choice.open_body = on ? open_body_for(k) : NULL;
+	choice.poly1305 = poly_name();
 }
 
 /* see dispatch.h */

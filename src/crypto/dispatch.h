@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Runtime kernel choice: one const table of ChaCha20 kernels (portable,
- * ssse3, avx2, avx512) and the choice made once by dispatch_init() from the
- * CPU probe (cpu.h), capped by VCRYPTFS_IMPL=portable|ssse3|avx2|avx512.
+ * ssse3, avx, avx2, avx512) and the choice made once by dispatch_init() from
+ * the CPU probe (cpu.h), capped by VCRYPTFS_IMPL=portable|ssse3|avx|avx2|
+ * avx512. dispatch_init() takes the highest level whose CPU checks pass;
+ * calibrate.h then times those kernels once at start and may move the
+ * choice down to a faster one (dispatch_set(), before any thread).
  * Depends on: cpu.h, kernels.h, chacha20.h. Never includes immintrin.h.
  * Thread-safety: dispatch_init() runs once before main() (a constructor in
  * dispatch.c) and may be called again from main() before any thread
  * (idempotent; later calls return at once); afterwards everything here is
  * read-only. dispatch_force() and dispatch_stitch() are for tests and
- * benches only.
+ * benches only; dispatch_set() for calibrate.c (before any thread).
  * Not proved; tests/unit/test_kernels.c walks dispatch_list().
  */
 #ifndef VCRYPTFS_DISPATCH_H
@@ -21,14 +24,15 @@
 enum dispatch_level {
 	DISPATCH_PORTABLE = 0,
 	DISPATCH_SSSE3 = 1,
-	DISPATCH_AVX2 = 2,
-	DISPATCH_AVX512 = 3,
+	DISPATCH_AVX = 2,
+	DISPATCH_AVX2 = 3,
+	DISPATCH_AVX512 = 4,
 };
 
 /* One ChaCha20 kernel as compiled in. get() returns NULL when the CPU (or
  * the VCRYPTFS_IMPL cap) does not allow it. */
 struct dispatch_kernel {
-	const char *name; /* "portable", "ssse3", "avx2", "avx512" */
+	const char *name; /* "portable", "ssse3", "avx", "avx2", "avx512" */
 	enum dispatch_level level;
 	chacha20_get_fn get;
 	chacha20_poly_fn (*stitched_get)(void); /* NULL: none */
@@ -74,10 +78,24 @@ const char *dispatch_requested(void);
 /* CPU_* bits the CPU has but VCRYPTFS_IMPL masked. */
 unsigned dispatch_masked(void);
 
+/* 1 when VCRYPTFS_IMPL named a kernel (the choice is then the highest
+ * level at or below it that the CPU has, and nothing calibrates it), 0 for
+ * auto (unset, empty, "auto" or an unknown value). */
+int dispatch_forced(void);
+
+/* calibrate.c: make kernel k (of dispatch_list(), available) the choice.
+ * Returns 0, or -1 when the CPU rules it out (the choice is unchanged).
+ * Only before any thread starts. */
+int dispatch_set(const struct dispatch_kernel *k);
+
 /* Tests and benches: turn the stitched seal of the current choice on (1,
  * when the kernel has one) or off (0, the default: it measured slower than
  * the unstitched kernels with the vector Poly1305). */
 void dispatch_stitch(int on);
+
+/* Tests and benches: the current kernel's seal and open bodies on (1,
+ * the default) or off (0: ChaCha20, then Poly1305). */
+void dispatch_body(int on);
 
 /* Tests and benches: use kernel `name` from now on. Returns 0, or -1 when
  * it is unknown or unavailable (the choice is then unchanged). */

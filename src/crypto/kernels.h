@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel function types and every *_get() prototype: the SIMD ChaCha20
- * kernels (chacha20_ssse3.c, chacha20_avx2.c, chacha20_avx512.c) and the
+ * kernels (chacha20_ssse3.c, chacha20_avx.c, chacha20_avx2.c,
+ * chacha20_avx512.c) and the
  * 64-bit-limb Poly1305 (poly1305_64.c), with the portable signatures and
  * semantics of chacha20.h and poly1305.h.
  * Depends on: nothing outside src/crypto. Generic code includes this header,
@@ -33,6 +34,9 @@ typedef chacha20_xor_fn (*chacha20_get_fn)(void);
  * cpu_mask) lacks SSSE3 / AVX2 / AVX-512F+VL+BW. Blocks per call: 4, 8, 16.
  */
 chacha20_xor_fn chacha20_ssse3_get(void);
+/* chacha20_ssse3.c's source built with -mavx (VEX encoding), 4 blocks;
+ * NULL unless the CPU has AVX and the OS saves YMM state (cpu.c) */
+chacha20_xor_fn chacha20_avx_get(void);
 chacha20_xor_fn chacha20_avx2_get(void);
 chacha20_xor_fn chacha20_avx512_get(void);
 
@@ -43,6 +47,8 @@ typedef void (*hchacha20_fn)(uint8_t out[32], const uint8_t key[32],
 /* The SSSE3 one (rows in SSE registers, chacha20_simd_row.h), or NULL
  * when not compiled in or the CPU (after cpu_mask) lacks SSSE3. */
 hchacha20_fn hchacha20_ssse3_get(void);
+/* The same rows in VEX encoding (chacha20_avx.c); NULL without AVX. */
+hchacha20_fn hchacha20_avx_get(void);
 
 /*
  * Poly1305 bulk step: absorb nblocks full 16-byte blocks of m (each with
@@ -112,6 +118,15 @@ typedef void (*chachapoly_body_fn)(uint8_t *c, const uint8_t *m, size_t len,
 
 /* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
 chachapoly_body_fn chachapoly_body_avx2_get(void);
+
+/* The 4-block 128-bit ones (chacha20_sse128.h: the scalar radix-2^44
+ * Poly1305 of each 256-byte step inside the vector rounds of the next;
+ * MUL, no BMI2); NULL when not compiled in or the CPU (after cpu_mask)
+ * lacks SSSE3 / AVX. Seal and open as these two. */
+chachapoly_body_fn chachapoly_body_ssse3_get(void);
+chachapoly_body_fn chachapoly_open_body_ssse3_get(void);
+chachapoly_body_fn chachapoly_body_avx_get(void);
+chachapoly_body_fn chachapoly_open_body_avx_get(void);
 
 /*
  * The body of an open, same type, called as open(m, c, len, ...): m = c ^

@@ -32,6 +32,7 @@
 #include "base/log.h"
 #include "base/secmem.h"
 #include "cli/version.h"
+#include "crypto/calibrate.h"
 
 #define HDR_LEN 18
 
@@ -367,6 +368,9 @@ int main(int argc, char **argv)
 {
 	struct xopts o;
 
+	/* the calibrated kernel choice, as vcryptfs makes it (single
+	 * threaded program: any time before the first seal would do) */
+	calibrate_once();
 	if (parse(&o, argc, argv) != 0)
 		return 1;
 	if (o.version) {

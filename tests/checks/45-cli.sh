@@ -396,7 +396,7 @@ case_init_auto() {
 # masks show. Short rows (VCRYPTFS_SPEED_SECONDS); no time is asserted.
 # speed_check NAME IMPL BIN: IMPL is a VCRYPTFS_IMPL value or "" (auto)
 speed_check() {
-	local name=$1 impl=$2 bin=$3 row bad="" nsel want_gcm=0
+	local name=$1 impl=$2 bin=$3 row bad="" nsel want_gcm=0 sel
 	grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo &&
 		want_gcm=1
 	VCRYPTFS_IMPL=$impl VCRYPTFS_SPEED_SECONDS=0.02 "$bin" -speed \
@@ -409,15 +409,24 @@ speed_check() {
 		speed.txt || bad="$bad; no cpu line"
 	for row in AES-GCM-256-OpenSSL AES-SIV-512-OpenSSL \
 		XChaCha20-Poly1305-portable XChaCha20-Poly1305-ssse3 \
-		XChaCha20-Poly1305-avx2 XChaCha20-Poly1305-avx512 \
+		XChaCha20-Poly1305-avx XChaCha20-Poly1305-avx2 XChaCha20-Poly1305-avx512 \
 		XChaCha20-Poly1305-OpenSSL; do
 		grep -qE "^$row *"$'\t'"( *[0-9]+\.[0-9]{2} MB/s|    N/A)" \
 			speed.txt || bad="$bad; row $row"
 	done
 	grep -qE '^XChaCha20-Poly1305-portable.*[0-9] MB/s' speed.txt ||
 		bad="$bad; portable row not measured"
-	nsel=$(grep -c '^XChaCha20-Poly1305-[a-z0-9]* .*(selected in auto mode)' speed.txt)
+	nsel=$(grep -c '^XChaCha20-Poly1305-[a-z0-9]*[[:space:]].*(selected in auto mode)' speed.txt)
 	[ "$nsel" = 1 ] || bad="$bad; $nsel XChaCha20 kernels selected"
+	# the selected kernel is the one the start-up calibration chose
+	if [ -z "$impl" ]; then
+		sel=$(sed -n 's/^XChaCha20-Poly1305-\([a-z0-9]*\)[[:space:]].*(selected in auto mode).*/\1/p' speed.txt)
+		grep -q "^calibration: .* chosen $sel " speed.txt ||
+			bad="$bad; selected '$sel' is not the calibration's choice"
+	else
+		grep -q "^calibration: skipped (VCRYPTFS_IMPL=$impl " speed.txt ||
+			bad="$bad; VCRYPTFS_IMPL=$impl did not skip the calibration"
+	fi
 	if grep -q '^AES-GCM-256-OpenSSL.*(selected in auto mode)' speed.txt; then
 		[ "$want_gcm" = 1 ] || bad="$bad; AES-GCM selected without AES-NI"
 	else
@@ -432,7 +441,7 @@ speed_check() {
 			bad="$bad; cpu line does not list avx2 as masked"
 	fi
 	if [ -z "$bad" ]; then
-		pass "-speed ($name): every row, $(grep -o '^XChaCha20-Poly1305-[a-z0-9]* .*(selected' speed.txt | cut -d' ' -f1) selected"
+		pass "-speed ($name): every row, $(grep -o '^XChaCha20-Poly1305-[a-z0-9]*[[:space:]].*(selected' speed.txt | cut -d' ' -f1) selected"
 	else
 		fail "-speed ($name):${bad#;} | $(tr '\n' '|' <speed.txt | head -c 400)"
 	fi
@@ -441,6 +450,52 @@ case_speed() {
 	speed_check auto "" "$V"
 	speed_check "VCRYPTFS_IMPL=ssse3" ssse3 "$V"
 	[ -x "$VS" ] && speed_check "ASan+UBSan build" "" "$VS"
+}
+
+# --- the calibrated kernel choice (issue 21): -version prints what the
+# start-up calibration measured (a figure for each kernel this CPU's
+# /proc/cpuinfo allows, N/A for the others) and the kernel it chose, which
+# is the kernel line; VCRYPTFS_IMPL skips the calibration and forces the
+# kernel named, also the highest level when the calibration would have
+# chosen a lower one. No time is asserted.
+case_calibration() {
+	local ver cal kern k f flags have bad="" top=portable
+	ver=$("$V" -version 2>&1)
+	cal=$(grep '^calibration: ' <<<"$ver")
+	kern=$(sed -n 's/^kernel: \([a-z0-9]*\).*/\1/p' <<<"$ver")
+	for k in portable ssse3 avx avx2 avx512; do
+		case $k in
+		portable) flags= ;;
+		avx512) flags="avx512f avx512vl avx512bw" ;;
+		*) flags=$k ;;
+		esac
+		have=1
+		for f in $flags; do
+			grep -qw "$f" /proc/cpuinfo || have=0
+		done
+		if [ "$have" = 1 ]; then
+			top=$k
+			[[ "$cal" =~ \ $k\ [0-9]+\.[0-9] ]] || bad="$bad; no figure for $k"
+		else
+			[[ "$cal" == *" $k N/A"* ]] || bad="$bad; $k not N/A"
+			[ "$kern" = "$k" ] && bad="$bad; chose $k, which the CPU lacks"
+		fi
+	done
+	[[ "$cal" == *"chosen $kern "* ]] || bad="$bad; kernel $kern is not the calibration's choice"
+	if [ -z "$bad" ]; then
+		pass "-version: calibrated kernel $kern (${cal#calibration: })"
+	else
+		fail "-version calibration:${bad#;} | $(tr '\n' '|' <<<"$ver")"
+	fi
+	for k in ssse3 "$top"; do
+		ver=$(VCRYPTFS_IMPL=$k "$V" -version 2>&1)
+		if grep -q "^kernel: $k " <<<"$ver" &&
+			grep -q "^calibration: skipped (VCRYPTFS_IMPL=$k forces the kernel)" <<<"$ver"; then
+			pass "-version: VCRYPTFS_IMPL=$k forces kernel $k, no calibration"
+		else
+			fail "-version: VCRYPTFS_IMPL=$k: $(tr '\n' '|' <<<"$ver")"
+		fi
+	done
 }
 
 # -init without a cipher flag as qemu's core2duo (no AES-NI)
@@ -459,5 +514,5 @@ case_qemu_init() {
 
 run_cases case_init case_info_example case_passwd case_masterkey_stdin \
 	case_extpass case_bad_input case_terminal case_mount case_usage \
-	case_init_auto case_speed case_qemu_init
+	case_init_auto case_speed case_calibration case_qemu_init
 exit 0
