@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Extended attributes: names EME-encrypted under "user.gocryptfs.", values
- * sealed as one block without file ID; the two POSIX ACL names pass
- * through; other system.* names only for root and the daemon's user.
+ * sealed as one block without file ID (no hole rule: an all-zero value is
+ * damage, content_value_open); the two POSIX ACL names pass through; other
+ * system.* names only for root and the daemon's user.
  * Spec: ../shared/FORMAT.md section 7. Not proved.
  */
 #include <errno.h>
@@ -120,9 +121,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	} else if (n > 0) {
 		size_t plen = 0;
 
-		if (content_block_open(fs.vol, (uint8_t *)pbuf, &plen,
-				       (const uint8_t *)cbuf, (size_t)n, 0,
-				       NULL) == 0)
+		if (content_value_open(fs.vol, (uint8_t *)pbuf, &plen,
+				       (const uint8_t *)cbuf, (size_t)n) == 0)
 			len = (int)plen;
 		else
 			len = -EIO;
