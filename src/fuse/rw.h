@@ -33,5 +33,14 @@ int fs_fileid_recheck(struct inode *in, int fd);
 off_t fs_content_seek(int fd, off_t off, int whence);
 /* Plaintext size of the open file. */
 int fs_content_size(int fd, off_t *size);
+/*
+ * The largest plaintext size (and end of a write) whose ciphertext fits
+ * in off_t with a block to spare: 18 + block * cbs would overflow for
+ * offsets near 2^63 (signed overflow, undefined). Whole blocks, a little
+ * below 2^63 * 4096 / cbs. A write, truncate or fallocate past it fails
+ * with EFBIG, as on a plain filesystem past its maximum file size; a read
+ * from there on is at the end of the file.
+ */
+off_t fs_content_max(void);
 
 #endif
