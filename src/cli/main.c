@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/exitcodes.h"
 #include "base/log.h"
@@ -138,12 +139,28 @@ static int check_mountpoint(const struct cli_args *a, const char *cdir,
 	return EXIT_OK;
 }
 
+/*
+ * The kernel mount flags of -dev/-nodev, -suid/-nosuid, -exec/-noexec (also
+ * as -o dev,...), as gocryptfs applies them: nodev and nosuid unless -dev
+ * or -suid asks otherwise, exec unless -noexec; when both forms are given
+ * the "no" form wins. libfuse turns them into MS_NODEV, MS_NOSUID and
+ * MS_NOEXEC; fusermount3 keeps a normal user's mount nodev,nosuid anyway.
+ */
+static const char *kernel_flags(const struct cli_args *a, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s,%s,%s", a->dev && !a->nodev ? "dev" : "nodev",
+		 a->suid && !a->nosuid ? "suid" : "nosuid",
+		 a->noexec ? "noexec" : "exec");
+	return buf;
+}
+
 /* -reverse PLAINDIR VIEW: the read-only encrypted view (src/reverse/,
  * FORMAT.md 9); a config without AES-SIV is refused with exit 1. */
 static int reverse_mount(const struct cli_args *a, const char *dir,
 			 const char *mp, struct volume *vol)
 {
 	struct reverse_opts o;
+	char kflags[32];
 
 	if (vol->cipher != CIPHER_AES_SIV) {
 		log_error("Reverse mode needs AES-SIV: this config is not, "
@@ -165,6 +182,7 @@ static int reverse_mount(const struct cli_args *a, const char *dir,
 	o.one_file_system = a->one_file_system;
 	o.notifypid = (int)a->notifypid;
 	o.ko = a->ko;
+	o.kflags = kernel_flags(a, kflags, sizeof(kflags));
 	o.fsname = a->fsname;
 	o.exclude = a->exclude.v;
 	o.nexclude = a->exclude.n;
@@ -178,6 +196,7 @@ static int reverse_mount(const struct cli_args *a, const char *dir,
 static int do_mount(const struct cli_args *a)
 {
 	struct mount_opts o;
+	char kflags[32];
 	struct volume vol;
 	char *cdir, *mp = NULL;
 	int r;
@@ -190,9 +209,10 @@ static int do_mount(const struct cli_args *a)
 	r = check_mountpoint(a, cdir, &mp);
 	if (r != EXIT_OK)
 		goto out;
-	if (a->dev || a->suid || a->exec)
-		log_warn("-dev, -suid and -exec are ignored by this build "
-			 "(FUSE mounts use nodev,nosuid)");
+	if (geteuid() != 0 &&
+	    ((a->dev && !a->nodev) || (a->suid && !a->nosuid)))
+		log_warn("-dev and -suid need root: the mount stays "
+			 "nodev,nosuid");
 	if (a->masterkey != NULL || a->zerokey)
 		r = volume_from_flags(a, &vol);
 	else
@@ -219,6 +239,7 @@ static int do_mount(const struct cli_args *a)
 	o.nouring = a->nouring;
 	o.notifypid = (int)a->notifypid;
 	o.ko = a->ko;
+	o.kflags = kernel_flags(a, kflags, sizeof(kflags));
 	o.fsname = a->fsname;
 	o.badname = a->badname;
 	r = optx_mount_opts(a, &o);

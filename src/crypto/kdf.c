@@ -26,6 +26,15 @@ void kdf_scrypt_set_maxmem(uint64_t bytes)
 	scrypt_maxmem = bytes;
 }
 
+int kdf_scrypt_work_ok(uint64_t n, uint64_t r, uint64_t p)
+{
+	uint64_t units = scrypt_maxmem / 128;
+
+	if (n < 1 || r < 1 || p < 1 || r > units || p > units / r)
+		return 0;
+	return n <= units / r / p;
+}
+
 int kdf_scrypt_check(uint64_t n, uint64_t r, uint64_t p, uint64_t *mem)
 {
 	uint64_t need = UINT64_MAX;
@@ -38,7 +47,8 @@ int kdf_scrypt_check(uint64_t n, uint64_t r, uint64_t p, uint64_t *mem)
 		need = 128 * r * (n + p + 2);
 	if (mem != NULL)
 		*mem = need;
-	return ok && need <= scrypt_maxmem ? 0 : -1;
+	return ok && need <= scrypt_maxmem && kdf_scrypt_work_ok(n, r, p) ? 0
+									  : -1;
 }
 
 int kdf_scrypt(uint8_t *out, size_t outlen, const uint8_t *pw, size_t pwlen,

@@ -32,8 +32,18 @@ uint64_t kdf_scrypt_maxmem(void);
 void kdf_scrypt_set_maxmem(uint64_t bytes);
 
 /*
+ * The work bound. scrypt's cost is about N * r * p block mixes, but its
+ * memory only 128 * r * (N + p) bytes: a P of 2^16 at N = 1024 needs 72
+ * MiB and an hour of CPU. gocryptfs always writes P = 1, so no parameters
+ * may cost more than the largest ones the memory cap admits with P = 1:
+ * 1 when 128 * N * r * p <= kdf_scrypt_maxmem() (N, r, p >= 1), else 0.
+ */
+int kdf_scrypt_work_ok(uint64_t n, uint64_t r, uint64_t p);
+
+/*
  * Whether scrypt(N, r, p) can run here: N a power of two >= 2, r, p >= 1,
- * r * p < 2^30 and the memory 128 * r * (N + p + 2) <= kdf_scrypt_maxmem().
+ * r * p < 2^30, the work within kdf_scrypt_work_ok() and the memory
+ * 128 * r * (N + p + 2) <= kdf_scrypt_maxmem().
  * Returns 0 when it can, -1 otherwise. Sets *mem (if not NULL) to the
  * bytes needed, saturated at UINT64_MAX.
  */

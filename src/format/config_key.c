@@ -70,6 +70,19 @@ int config_check_scrypt(const struct config *c, char *err, size_t errlen)
 	if (c->scrypt_r < 1 || c->scrypt_p < 1 ||
 	    kdf_scrypt_check((uint64_t)n, (uint64_t)c->scrypt_r,
 			     (uint64_t)c->scrypt_p, &mem) != 0) {
+		if (c->scrypt_r >= 1 && c->scrypt_p >= 1 &&
+		    mem <= kdf_scrypt_maxmem()) {
+			/* the memory fits: the work does not */
+			config_err(err, errlen,
+				   "scrypt parameters N=%lld R=%lld P=%lld are "
+				   "too costly: N*R*P may be at most %llu here "
+				   "(gocryptfs writes P=1)",
+				   (long long)n, (long long)c->scrypt_r,
+				   (long long)c->scrypt_p,
+				   (unsigned long long)(kdf_scrypt_maxmem() /
+							128));
+			return CONF_ERR_SCRYPT;
+		}
 		config_err(err, errlen,
 			   "scrypt parameters N=%lld R=%lld P=%lld need %llu "
 			   "MiB, more than the %llu MiB of memory available",

@@ -211,3 +211,13 @@ int content_block_open(const struct volume *v, uint8_t *out, size_t *outlen,
 	*outlen = len;
 	return 0;
 }
+
+int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
+		       const uint8_t *in, size_t inlen)
+{
+	if (!volume_ok(v))
+		return -EINVAL;
+	if (inlen == content_cipher_bs(v->cipher) && all_zero(in, inlen))
+		return -EIO;
+	return content_block_open(v, out, outlen, in, inlen, 0, NULL);
+}

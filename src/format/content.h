@@ -80,4 +80,14 @@ int content_block_open(const struct volume *v, uint8_t *out, size_t *outlen,
 		       const uint8_t *in, size_t inlen, uint64_t blockno,
 		       const uint8_t *file_id);
 
+/*
+ * Open a value sealed as one block without file ID (xattr values,
+ * symlink targets: AAD block number 0) as content_block_open does, but
+ * without the hole rule: holes exist in file content only, so a value of
+ * exactly content_cipher_bs() zero bytes is damage (-EIO) like any other
+ * all-zero one, never 4096 unauthenticated zero bytes.
+ */
+int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
+		       const uint8_t *in, size_t inlen);
+
 #endif

@@ -373,8 +373,7 @@ int names_xattr_value_open(const struct volume *v, uint8_t *out, size_t cap,
 	if (len > ov && len <= NAMES_XATTR_VALUE_MAX + ov) {
 		if (len - ov > cap)
 			rc = -ERANGE;
-		else if (content_block_open(v, out, outlen, stored, len, 0,
-					    NULL) == 0)
+		else if (content_value_open(v, out, outlen, stored, len) == 0)
 			return 0;
 	}
 	/* very old versions stored the block base64-encoded (names variant) */
@@ -386,8 +385,7 @@ int names_xattr_value_open(const struct volume *v, uint8_t *out, size_t cap,
 	    bl > ov && bl <= NAMES_XATTR_VALUE_MAX + ov) {
 		if (bl - ov > cap)
 			rc = -ERANGE;
-		else if (content_block_open(v, out, outlen, bin, bl, 0, NULL) ==
-			 0)
+		else if (content_value_open(v, out, outlen, bin, bl) == 0)
 			rc = 0;
 		else
 			rc = -EIO;

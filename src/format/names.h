@@ -163,7 +163,8 @@ int names_xattr_value_seal(const struct volume *v, uint8_t *out, size_t cap,
  * xattr value open (inverse; empty stays empty): the binary block first;
  * if that fails, the block base64-encoded with the names variant (very old
  * gocryptfs versions, FORMAT.md 7). Returns 0, -EIO (bad tag, zero nonce,
- * too short; out may then hold zeros, never unauthenticated plaintext),
+ * an all-zero value of any length: no hole rule, content_value_open; too
+ * short; out may then hold zeros, never unauthenticated plaintext),
  * -ERANGE (cap too small) or -ENOMEM.
  */
 int names_xattr_value_open(const struct volume *v, uint8_t *out, size_t cap,

@@ -170,12 +170,14 @@ static int build_args(const struct mount_opts *o, struct fuse_args *args)
 			fsname[i] = '_';
 	}
 	fsname[i] = '\0';
-	n = snprintf(opts, sizeof(opts), "fsname=%s,subtype=vcryptfs%s%s%s%s%s",
-		     fsname,
+	/* -ko last: it may override what comes before */
+	n = snprintf(opts, sizeof(opts),
+		     "fsname=%s,subtype=vcryptfs%s%s%s%s%s%s%s", fsname,
 		     o->allow_other ? ",allow_other,default_permissions" : "",
 		     o->acl && !o->allow_other ? ",default_permissions" : "",
-		     o->readonly ? ",ro" : "", o->ko != NULL ? "," : "",
-		     o->ko != NULL ? o->ko : "");
+		     o->readonly ? ",ro" : "", o->kflags != NULL ? "," : "",
+		     o->kflags != NULL ? o->kflags : "",
+		     o->ko != NULL ? "," : "", o->ko != NULL ? o->ko : "");
 	if (n < 0 || (size_t)n >= sizeof(opts))
 		return -1;
 	if (fuse_opt_add_arg(args, "vcryptfs") != 0 ||

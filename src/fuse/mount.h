@@ -24,6 +24,7 @@ struct mount_opts {
 	int nouring;		/* -nouring: never FUSE over io_uring */
 	int notifypid;		/* -notifypid, 0 if none */
 	const char *ko;		/* -ko kernel options, or NULL */
+	const char *kflags;	/* "nodev,nosuid,exec" and the like, or NULL */
 	const char *fsname;	/* -fsname, or NULL (default: cipherdir) */
 	const char *badname;	/* -badname glob, or NULL */
 	int kernel_cache;	/* -kernel_cache */

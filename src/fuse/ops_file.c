@@ -332,6 +332,12 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 	int zero;
 	int rc;
 
+	/* past the largest file, as a plain filesystem past its own */
+	if (offset >= 0 && length > 0 &&
+	    (offset > fs_content_max() || length > fs_content_max() - offset)) {
+		fuse_reply_err(req, EFBIG);
+		return;
+	}
 	if (mode == (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) &&
 	    offset >= 0 && length > 0) {
 		pthread_rwlock_wrlock(&in->content);

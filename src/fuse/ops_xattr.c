@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Extended attributes: names EME-encrypted under "user.gocryptfs.", values
- * sealed as one block without file ID; the two POSIX ACL names pass
- * through. Spec: ../shared/FORMAT.md section 7. Not proved.
+ * sealed as one block without file ID (no hole rule: an all-zero value is
+ * damage, content_value_open); the two POSIX ACL names pass through; other
+ * system.* names only for root and the daemon's user.
+ * Spec: ../shared/FORMAT.md section 7. Not proved.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,11 +12,34 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 
 #include "fuse/fs.h"
 #include "sys/sys.h"
 
 #define XATTR_MAX 65536U
+
+/*
+ * The system.* namespace other than the two ACL names. The kernel leaves
+ * every check of that namespace to the filesystem (no permission check,
+ * even with default_permissions), and a plain filesystem refuses names it
+ * has no handler for with EOPNOTSUPP. Here such a name is just another
+ * encrypted attribute, so a caller other than root and the daemon's own
+ * user (who can set the stored attributes in the cipher directory anyway)
+ * gets EOPNOTSUPP for get, set and remove, and does not see those names
+ * listed: on a root -allow_other mount another user could otherwise set,
+ * read, replace and remove them on files that are not theirs. Root and
+ * the owner keep gocryptfs's behaviour (the names are stored encrypted).
+ */
+static int xattr_system_refused(fuse_req_t req, const char *name)
+{
+	uid_t uid;
+
+	if (strncmp(name, "system.", 7) != 0 || names_xattr_is_acl(name))
+		return 0;
+	uid = fuse_req_ctx(req)->uid;
+	return uid != 0 && uid != geteuid();
+}
 
 static int xattr_path(fuse_ino_t ino, char *proc, size_t procsz)
 {
@@ -67,7 +92,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 
 	if (rc == -EOPNOTSUPP)
 		rc = -ENODATA;
-	if (rc == 0 && strcmp(name, "security.capability") == 0)
+	if (rc == 0 && (strcmp(name, "security.capability") == 0 ||
+			xattr_system_refused(req, name)))
 		rc = -EOPNOTSUPP;
 	if (rc == 0)
 		rc = xattr_stored_name(name, stored, sizeof(stored));
@@ -95,9 +121,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	} else if (n > 0) {
 		size_t plen = 0;
 
-		if (content_block_open(fs.vol, (uint8_t *)pbuf, &plen,
-				       (const uint8_t *)cbuf, (size_t)n, 0,
-				       NULL) == 0)
+		if (content_value_open(fs.vol, (uint8_t *)pbuf, &plen,
+				       (const uint8_t *)cbuf, (size_t)n) == 0)
 			len = (int)plen;
 		else
 			len = -EIO;
@@ -129,6 +154,8 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	size_t clen = 0;
 	int rc = xattr_path(ino, proc, sizeof(proc));
 
+	if (rc == 0 && xattr_system_refused(req, name))
+		rc = -EOPNOTSUPP;
 	if (rc == 0 && names_xattr_is_acl(name)) {
 		rc = setxattr(proc, name, value, size, flags) != 0 ? -errno : 0;
 		fuse_reply_err(req, -rc);
@@ -195,7 +222,8 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		if (names_xattr_is_acl(nm))
 			snprintf(plain, sizeof(plain), "%s", nm);
 		else if (names_xattr_name_decrypt(fs.vol, nm, plain,
-						  sizeof(plain)) != 0)
+						  sizeof(plain)) != 0 ||
+			 xattr_system_refused(req, plain))
 			continue;
 		l = strlen(plain) + 1;
 		if (olen + l > (size_t)n + 1)
@@ -222,6 +250,8 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 	char stored[300];
 	int rc = xattr_path(ino, proc, sizeof(proc));
 
+	if (rc == 0 && xattr_system_refused(req, name))
+		rc = -EOPNOTSUPP;
 	if (rc == 0)
 		rc = xattr_stored_name(name, stored, sizeof(stored));
 	if (rc == 0 && removexattr(proc, stored) != 0)

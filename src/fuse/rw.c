@@ -2,12 +2,13 @@
 /*
  * The helpers the rw_*.c files share (rw_int.h): block offsets, the file
  * ID of an open file, one block read and authenticated, the EIO log line;
- * and fs_content_size() (rw.h).
+ * and fs_content_size(), fs_content_max() (rw.h).
  * Spec: ../shared/FORMAT.md 4.2, 4.3, 4.8. Depends on: fuse/rw_int.h
  * (format/content.h, fuse/inode.h), sys/sys.h, log.h. Not proved.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +26,11 @@ off_t rw_cbs(void)
 off_t rw_block_off(uint64_t b)
 {
 	return HDR + (off_t)b * rw_cbs();
+}
+
+off_t fs_content_max(void)
+{
+	return ((INT64_MAX - HDR) / rw_cbs() - 1) * BS;
 }
 
 int rw_csize(int fd, off_t *csize)

@@ -38,5 +38,14 @@ int fs_content_size(int fd, off_t *size);
  * the kernel never sends a READ past st_size, which is 0 for such a
  * file, so the damage has to show at open. */
 int fs_content_check_torn(struct inode *in, int fd);
+/*
+ * The largest plaintext size (and end of a write) whose ciphertext fits
+ * in off_t with a block to spare: 18 + block * cbs would overflow for
+ * offsets near 2^63 (signed overflow, undefined). Whole blocks, a little
+ * below 2^63 * 4096 / cbs. A write, truncate or fallocate past it fails
+ * with EFBIG, as on a plain filesystem past its maximum file size; a read
+ * from there on is at the end of the file.
+ */
+off_t fs_content_max(void);
 
 #endif

@@ -34,7 +34,8 @@
 
 /* Ciphertext block size of the volume (4096 + overhead). */
 off_t rw_cbs(void);
-/* Offset of ciphertext block b in the backing file. */
+/* Offset of ciphertext block b in the backing file (b below the blocks of
+ * fs_content_max(), rw.h). */
 off_t rw_block_off(uint64_t b);
 /* Backing file size of fd: 0 / -errno. */
 int rw_csize(int fd, off_t *csize);

@@ -123,8 +123,11 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	int retried = 0;
 	int rc;
 
-	if (size == 0 || off < 0)
+	if (size == 0 || off < 0 || off >= fs_content_max())
 		return 0;
+	/* no file reaches past fs_content_max(): the end of the file */
+	if ((off_t)size > fs_content_max() - off)
+		size = (size_t)(fs_content_max() - off);
 again:
 	rc = rw_fileid(in, fd, fileid);
 	if (rc == -ENODATA)

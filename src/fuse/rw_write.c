@@ -213,6 +213,8 @@ ssize_t fs_content_write(struct inode *in, int fd, const char *buf, size_t size,
 		return 0;
 	if (off < 0)
 		return -EINVAL;
+	if (off > fs_content_max() || (off_t)size > fs_content_max() - off)
+		return -EFBIG;
 	rc = begin_change(in, fd, &csize, &oldsize);
 	if (rc != 0)
 		return rc;
@@ -296,6 +298,8 @@ int fs_content_truncate(struct inode *in, int fd, off_t size)
 
 	if (size < 0)
 		return -EINVAL;
+	if (size > fs_content_max())
+		return -EFBIG;
 	rc = begin_change(in, fd, &csize, &oldsize);
 	if (rc != 0)
 		return rc;

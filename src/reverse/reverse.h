@@ -21,6 +21,7 @@ struct reverse_opts {
 	int debug, quiet, nouring, one_file_system;
 	int notifypid; /* 0 if none */
 	const char *ko, *fsname;
+	const char *kflags; /* "nodev,nosuid,exec" and the like, or NULL */
 	/* -exclude PATH (root-anchored), -exclude-wildcard PATTERN and
 	 * -exclude-from FILE (one pattern a line), gitignore syntax */
 	const char *const *exclude;

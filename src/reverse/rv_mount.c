@@ -86,8 +86,10 @@ static int build_args(const struct reverse_opts *o, struct fuse_args *args)
 	}
 	fsname[i] = '\0';
 	n = snprintf(opts, sizeof(opts),
-		     "fsname=%s,subtype=vcryptfs-reverse,ro%s%s%s", fsname,
+		     "fsname=%s,subtype=vcryptfs-reverse,ro%s%s%s%s%s", fsname,
 		     o->allow_other ? ",allow_other,default_permissions" : "",
+		     o->kflags != NULL ? "," : "",
+		     o->kflags != NULL ? o->kflags : "",
 		     o->ko != NULL ? "," : "", o->ko != NULL ? o->ko : "");
 	if (n < 0 || (size_t)n >= sizeof(opts))
 		return -1;

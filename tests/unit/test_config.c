@@ -465,6 +465,19 @@ static void test_validate_scrypt(void)
 				       sizeof(err)) != CONF_OK,
 			 "scrypt: unlock with N=2^40 fails cleanly");
 	}
+	/* issue 23 item 7: P within the memory cap, but hours of work */
+	c.scrypt_n = 1024;
+	c.scrypt_p = 65536;
+	th_check(config_validate(&c, err, sizeof(err)) == CONF_OK &&
+			 config_check_scrypt(&c, err, sizeof(err)) ==
+				 CONF_ERR_SCRYPT &&
+			 strstr(err, "too costly") != NULL,
+		 "scrypt: N=1024 R=8 P=65536 refused before derivation: %s",
+		 err);
+	c.scrypt_p = 2;
+	th_check(config_check_scrypt(&c, err, sizeof(err)) == CONF_OK,
+		 "scrypt: N=1024 R=8 P=2 (little work) accepted");
+	c.scrypt_p = 1;
 	c.scrypt_n = 1025;
 	th_check(config_check_scrypt(&c, err, sizeof(err)) == CONF_ERR_SCRYPT,
 		 "scrypt: N=1025 (not a power of two) refused");

@@ -795,6 +795,36 @@ static void test_holes(void)
 		     "block, all-zero nonce, too short -> EIO (3 ciphers)");
 }
 
+/* Values sealed without file ID (xattrs) have no holes (issue 23 item 6):
+ * a full-size zero value is EIO, a real value still opens. */
+static void test_value_no_hole(void)
+{
+	static const enum content_cipher cs[] = { CIPHER_AES_GCM,
+						  CIPHER_AES_SIV,
+						  CIPHER_XCHACHA };
+	uint8_t blk[CONTENT_MAX_CIPHER_BS], out[CONTENT_PLAIN_BS];
+	uint8_t p[CONTENT_PLAIN_BS];
+	size_t ol = 0;
+	int ok = 1;
+
+	for (int i = 0; i < 3; i++) {
+		struct volume v = mkvol(cs[i], VOL_DEFAULT, NULL, NULL);
+		size_t cbs = content_cipher_bs(cs[i]);
+
+		memset(blk, 0, sizeof(blk));
+		memset(out, 0xEE, sizeof(out));
+		ok &= content_value_open(&v, out, &ol, blk, cbs) == -EIO &&
+		      out[0] == 0xEE;
+		ok &= content_value_open(&v, out, &ol, blk, 100) == -EIO;
+		th_rand(p, sizeof(p));
+		content_block_seal(&v, blk, p, sizeof(p), 0, NULL, NULL);
+		ok &= content_value_open(&v, out, &ol, blk, cbs) == 0 &&
+		      ol == sizeof(p) && memcmp(out, p, sizeof(p)) == 0;
+	}
+	th_check(ok, "values: a full-size zero value -> EIO (no hole rule), "
+		     "a sealed 4096-byte value opens (3 ciphers)");
+}
+
 static void test_roundtrip_tamper(void)
 {
 	static const enum content_cipher cs[] = { CIPHER_AES_GCM,
@@ -999,6 +1029,7 @@ static const struct th_test unit_tests[] = {
 	TH_TEST("xchacha-names", test_xchacha_names),
 	TH_TEST("names-rules", test_names_rules),
 	TH_TEST("holes", test_holes),
+	TH_TEST("value-no-hole", test_value_no_hole),
 	TH_TEST("tamper", test_roundtrip_tamper),
 	TH_TEST("symlink-limits", test_symlink_limits),
 	TH_TEST("eme-props", test_eme_props),
