@@ -45,6 +45,15 @@ int cmd_parse_masterkey(const char *arg, uint8_t mk[KEYS_MASTER_LEN]);
 /* Load and validate the config for a mount, -fsck or -passwd. */
 int cmd_load_config(struct config *c, const char *path);
 
+/*
+ * No core dumps and no ptrace by other users' or unprivileged processes:
+ * PR_SET_DUMPABLE 0 (also makes /proc/PID/mem and the like root's) and
+ * RLIMIT_CORE 0, soft and hard. Called once the password is read and
+ * before any key exists (cmd_unlock, -init, -masterkey/-zerokey); the
+ * daemon's fork to the background inherits both. Failures only warn.
+ */
+void cmd_harden(void);
+
 /* Read the password and unlock c's master key into mk. */
 int cmd_unlock(const struct cli_args *a, const struct config *c,
 	       uint8_t mk[KEYS_MASTER_LEN]);

@@ -45,6 +45,7 @@ static int volume_from_flags(const struct cli_args *a, struct volume *vol)
 
 	if (mk == NULL)
 		return EXIT_OTHER;
+	cmd_harden();
 	if (a->masterkey != NULL) {
 		r = cmd_parse_masterkey(a->masterkey, mk);
 		if (r == EXIT_OK && strcmp(a->masterkey, "stdin") != 0)
