@@ -428,6 +428,11 @@ int mount_run(const struct mount_opts *o, struct volume *vol)
 	}
 	if (pid == 0) {
 		close(pfd[0]);
+		/* memory locks are not inherited across fork: lock the keys
+		 * (and libcrypto's arena, a secmem mapping too) again */
+		if (secmem_relock() != 0)
+			log_warn("could not lock the keys in memory again after "
+				 "forking to the background (RLIMIT_MEMLOCK?)");
 		(void)setsid();
 		if (chdir("/") != 0)
 			_exit(EXIT_OTHER);
