@@ -220,7 +220,7 @@ static void run_cipher(enum content_cipher c, const char *label,
 			   BAD * (off_t)content_cipher_bs(vol.cipher) + 40;
 		size_t left = 0;
 		ssize_t n = 0;
-		uint8_t b;
+		uint8_t b = 0;
 
 		(void)fs_content_truncate(in, fd, 0);
 		memset(buf, 0xa5, 4096);
