@@ -360,7 +360,8 @@ static void *ossl_arena;
 static void arena_init(void)
 {
 	ossl_arena = secmem_alloc(OSSL_ARENA_LEN);
-	if (ossl_arena == NULL || ossl_mem_init(ossl_arena, OSSL_ARENA_LEN) != 0)
+	if (ossl_arena == NULL ||
+	    ossl_mem_init(ossl_arena, OSSL_ARENA_LEN) != 0)
 		log_warn("libcrypto's key schedules are not in locked memory");
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libcrypto allocation hooks and the locked arena behind them (see
- * ossl_mem.h). A block is a 16-byte header (its size class) followed by
- * the caller's bytes; class k holds 32 << k bytes with the header.
+ * ossl_mem.h). A block is a 16-byte header (its size class, and the
+ * free-list link while it is free) followed by the caller's bytes; class
+ * k holds 32 << k bytes with the header.
  * STYLE.md 1 keeps locks and malloc out of crypto/; this file is the
  * exception, written down here: it is libcrypto's allocator (a mutex
  * around the arena, malloc for what stays outside it), and it sits beside
@@ -31,18 +32,20 @@
 struct hdr {
 	uint32_t cls;
 	uint32_t magic;
-	uint64_t pad;
+	struct hdr *next; /* on a free list */
 };
 
+_Static_assert(sizeof(struct hdr) <= HDR, "block header too big");
+
 /* Set once by ossl_mem_init before the hooks go live, read-only after. */
-static uintptr_t a_base;
+static uint8_t *a_mem;
 static size_t a_len;
 
 static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;
-static size_t a_top;		/* bytes of the arena carved so far */
-static void *a_free[NCLASS];	/* freed blocks of each class (headers) */
-static size_t a_used;		/* bytes in blocks handed out */
-static unsigned long a_spills; /* scoped requests that went to malloc */
+static size_t a_top;		   /* bytes of the arena carved so far */
+static struct hdr *a_free[NCLASS]; /* freed blocks of each class */
+static size_t a_used;		   /* bytes in blocks handed out */
+static unsigned long a_spills;	   /* scoped requests that went to malloc */
 
 static _Thread_local unsigned tl_scope;
 
@@ -58,7 +61,7 @@ void ossl_mem_leave(void)
 
 static int in_arena(const void *p)
 {
-	return a_len != 0 && (uintptr_t)p - a_base < a_len;
+	return a_len != 0 && (uintptr_t)p - (uintptr_t)a_mem < a_len;
 }
 
 static size_t class_size(uint32_t cls)
@@ -79,9 +82,9 @@ static void *arena_alloc(size_t n)
 	pthread_mutex_lock(&a_lock);
 	if (a_free[cls] != NULL) {
 		h = a_free[cls];
-		memcpy(&a_free[cls], h + 1, sizeof(void *));
+		a_free[cls] = h->next;
 	} else if (a_len - a_top >= class_size(cls)) {
-		h = (struct hdr *)(a_base + a_top);
+		h = (struct hdr *)(void *)(a_mem + a_top);
 		a_top += class_size(cls);
 	}
 	if (h != NULL)
@@ -93,9 +96,8 @@ static void *arena_alloc(size_t n)
 		return NULL;
 	h->cls = cls;
 	h->magic = MAGIC;
-	/* freed blocks are wiped: only the free-list link is left */
-	memset(h + 1, 0, sizeof(void *));
-	return h + 1;
+	h->next = NULL;
+	return h + 1; /* zero: fresh, or wiped when it was freed */
 }
 
 static void arena_free(void *p)
@@ -107,7 +109,7 @@ static void arena_free(void *p)
 		abort(); /* not a block of ours: heap corruption */
 	ct_wipe(p, class_size(cls) - HDR);
 	pthread_mutex_lock(&a_lock);
-	memcpy(p, &a_free[cls], sizeof(void *));
+	h->next = a_free[cls];
 	a_free[cls] = h;
 	a_used -= class_size(cls);
 	pthread_mutex_unlock(&a_lock);
@@ -117,7 +119,9 @@ static void *hook_malloc(size_t n, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	if (tl_scope > 0 && n > 0) {
+	if (n == 0)
+		return NULL; /* as libcrypto's own CRYPTO_malloc */
+	if (tl_scope > 0) {
 		void *p = arena_alloc(n);
 
 		if (p != NULL)
@@ -186,15 +190,14 @@ static void preload(void)
 
 int ossl_mem_init(void *arena, size_t len)
 {
-	uintptr_t b = (uintptr_t)arena;
-
-	if (arena == NULL || (b & (HDR - 1)) != 0 || len < class_size(NCLASS))
+	if (arena == NULL || ((uintptr_t)arena & (HDR - 1)) != 0 ||
+	    len < class_size(NCLASS))
 		return -1;
-	a_base = b;
+	a_mem = arena;
 	a_len = len;
 	if (CRYPTO_set_mem_functions(hook_malloc, hook_realloc, hook_free) !=
 	    1) {
-		a_base = 0;
+		a_mem = NULL;
 		a_len = 0;
 		return -1;
 	}

@@ -431,8 +431,8 @@ int mount_run(const struct mount_opts *o, struct volume *vol)
 		/* memory locks are not inherited across fork: lock the keys
 		 * (and libcrypto's arena, a secmem mapping too) again */
 		if (secmem_relock() != 0)
-			log_warn("could not lock the keys in memory again after "
-				 "forking to the background (RLIMIT_MEMLOCK?)");
+			log_warn("keys not locked in memory again after the "
+				 "fork (RLIMIT_MEMLOCK?)");
 		(void)setsid();
 		if (chdir("/") != 0)
 			_exit(EXIT_OTHER);

@@ -259,8 +259,8 @@ int reverse_run(const struct reverse_opts *o, struct volume *vol)
 		close(pfd[0]);
 		/* locks are not inherited across fork (base/secmem.h) */
 		if (secmem_relock() != 0)
-			log_warn("could not lock the keys in memory again after "
-				 "forking to the background (RLIMIT_MEMLOCK?)");
+			log_warn("keys not locked in memory again after the "
+				 "fork (RLIMIT_MEMLOCK?)");
 		(void)setsid();
 		if (chdir("/") != 0)
 			_exit(EXIT_OTHER);

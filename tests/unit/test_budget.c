@@ -95,8 +95,7 @@ static int fake_inval(uint64_t parent, const char *name, size_t len)
 	else
 		inval_enoent++;
 	for (int i = 0; found < 0 && i < ndents; i++) {
-		if (dents[i].oldname[0] != '\0' &&
-		    dents[i].parent == parent &&
+		if (dents[i].oldname[0] != '\0' && dents[i].parent == parent &&
 		    strlen(dents[i].oldname) == len &&
 		    memcmp(dents[i].oldname, name, len) == 0 &&
 		    inval_calls > dents[i].moved_at + BUDGET_BATCH)

@@ -232,8 +232,7 @@ static void run_cipher(enum content_cipher c, const char *label,
 		ok = ok && pwrite(fd, &b, 1, at) == 1;
 		n = fs_content_read(in, fd, (char *)got, NBLK * 4096 - 1, 1);
 		sc = scratch_blocks(1);
-		for (size_t i = 0; sc != NULL && i + RUN <= NBLK * 4096;
-		     i++) {
+		for (size_t i = 0; sc != NULL && i + RUN <= NBLK * 4096; i++) {
 			size_t k = 0;
 
 			while (k < RUN && sc->p[i + k] == 0xa5)
