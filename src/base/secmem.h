@@ -8,7 +8,8 @@
  * Spec: none (hygiene, cf. gocryptfs zeroing its key slices).
  * Layer: base/; depends on libc only. Used by format/ (keys.c,
  * config_key.c), fuse/ and fsck/ (wipes) and cli/.
- * Thread-safe (no shared state but a counter of failed mlock calls).
+ * Thread-safe (a counter of failed mlock calls and the list of live
+ * mappings under a mutex).
  */
 #ifndef VCRYPTFS_SECMEM_H
 #define VCRYPTFS_SECMEM_H
@@ -32,7 +33,16 @@ static inline void secmem_wipe(void *p, size_t n)
 	explicit_bzero(p, n);
 }
 
-/* 1 when every secmem_alloc so far could mlock its pages, else 0. */
+/* 1 when every secmem_alloc (and secmem_relock) so far could mlock its
+ * pages, else 0. */
 int secmem_locked(void);
+
+/*
+ * Lock every live mapping again. A child made by fork() inherits the
+ * mappings (and their no-dump mark) but not their locks: the daemon calls
+ * this in the child right after it forked to the background. Returns 0,
+ * or -1 when an mlock was refused (remembered for secmem_locked()).
+ */
+int secmem_relock(void);
 
 #endif

@@ -50,6 +50,15 @@ int cmd_load_config(struct config *c, const char *path);
  * EXIT_DEPRECATEDFS after one error line. Forward mode only. */
 int cmd_check_layout(const struct config *c, const char *dir);
 
+/*
+ * No core dumps and no ptrace by other users' or unprivileged processes:
+ * PR_SET_DUMPABLE 0 (also makes /proc/PID/mem and the like root's) and
+ * RLIMIT_CORE 0, soft and hard. Called once the password is read and
+ * before any key exists (cmd_unlock, -init, -masterkey/-zerokey); the
+ * daemon's fork to the background inherits both. Failures only warn.
+ */
+void cmd_harden(void);
+
 /* Read the password and unlock c's master key into mk. */
 int cmd_unlock(const struct cli_args *a, const struct config *c,
 	       uint8_t mk[KEYS_MASTER_LEN]);

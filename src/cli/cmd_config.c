@@ -103,6 +103,7 @@ static int read_new_password(const struct cli_args *a, uint8_t **pw,
 {
 	if (password_read(&a->pw, 1, pw, pwlen) != 0)
 		return EXIT_READPASSWORD;
+	cmd_harden();
 	return EXIT_OK;
 }
 

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -271,6 +273,16 @@ int cmd_check_layout(const struct config *c, const char *dir)
 }
 
 /* Read the password and unlock c's master key into mk. */
+void cmd_harden(void)
+{
+	struct rlimit rl = { 0, 0 };
+
+	if (prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L) != 0)
+		log_warn("prctl(PR_SET_DUMPABLE, 0): %s", strerror(errno));
+	if (setrlimit(RLIMIT_CORE, &rl) != 0)
+		log_warn("setrlimit(RLIMIT_CORE, 0): %s", strerror(errno));
+}
+
 int cmd_unlock(const struct cli_args *a, const struct config *c,
 	       uint8_t mk[KEYS_MASTER_LEN])
 {
@@ -286,6 +298,7 @@ int cmd_unlock(const struct cli_args *a, const struct config *c,
 	}
 	if (password_read(&a->pw, 0, &pw, &pwlen) != 0)
 		return EXIT_READPASSWORD;
+	cmd_harden();
 	log_info("Decrypting master key");
 	st = config_unlock(c, pw, pwlen, mk, err, sizeof(err));
 	secmem_free(pw);

@@ -24,6 +24,7 @@
 #include "crypto/calibrate.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
+#include "crypto/ossl_mem.h"
 #include "format/config.h"
 #include "format/keys.h"
 #include "cli/help.h"
@@ -47,6 +48,7 @@ static int volume_from_flags(const struct cli_args *a, struct volume *vol)
 
 	if (mk == NULL)
 		return EXIT_OTHER;
+	cmd_harden();
 	if (a->masterkey != NULL) {
 		r = cmd_parse_masterkey(a->masterkey, mk);
 		if (r == EXIT_OK && strcmp(a->masterkey, "stdin") != 0)
@@ -369,12 +371,31 @@ static int run(const struct cli_args *a)
 	return do_mount(a);
 }
 
+/*
+ * libcrypto's arena (crypto/ossl_mem.h): its contexts that hold keys (AES
+ * key schedules, GCM tables, KDF state), in one locked, no-dump secmem
+ * mapping. A mount uses a few KiB per worker thread; what does not fit
+ * goes to the ordinary heap (test 73-secrets finds it there).
+ */
+#define OSSL_ARENA_LEN ((size_t)2 << 20)
+
+static void *ossl_arena;
+
+static void arena_init(void)
+{
+	ossl_arena = secmem_alloc(OSSL_ARENA_LEN);
+	if (ossl_arena == NULL ||
+	    ossl_mem_init(ossl_arena, OSSL_ARENA_LEN) != 0)
+		log_warn("libcrypto's key schedules are not in locked memory");
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_args a;
 	char err[ERRLEN];
 	int r;
 
+	arena_init(); /* before any other libcrypto call */
 	dispatch_init();
 	/* the one calibrated kernel choice (crypto/calibrate.h), before
 	 * anything here can start a thread: every mode below (mount,

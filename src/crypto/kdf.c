@@ -3,7 +3,9 @@
  * scrypt and HKDF-SHA256 over OpenSSL 3.0 (see kdf.h). scrypt goes through
  * EVP_PBE_scrypt with an explicit maxmem: OpenSSL's default 32 MiB cap is
  * below what gocryptfs's default N = 65536 needs (64 MiB).
- * Depends on: libcrypto, ct.h. Not proved.
+ * The KDF contexts (copies of the password, the KEK, the master key) are
+ * created inside a secret scope (ossl_mem.h): in the locked arena.
+ * Depends on: libcrypto, ct.h, ossl_mem.h. Not proved.
  */
 #include "crypto/kdf.h"
 
@@ -13,6 +15,7 @@
 #include <openssl/params.h>
 
 #include "crypto/ct.h"
+#include "crypto/ossl_mem.h"
 
 static uint64_t scrypt_maxmem = KDF_SCRYPT_MAXMEM;
 
@@ -57,13 +60,17 @@ int kdf_scrypt(uint8_t *out, size_t outlen, const uint8_t *pw, size_t pwlen,
 {
 	uint64_t mem;
 	static const char empty[1];
+	int ok;
 
 	if (kdf_scrypt_check(n, r, p, &mem) != 0) {
 		ct_wipe(out, outlen);
 		return -1;
 	}
-	if (EVP_PBE_scrypt(pw != NULL ? (const char *)pw : empty, pwlen, salt,
-			   saltlen, n, r, p, mem + 65536, out, outlen) != 1) {
+	ossl_mem_enter();
+	ok = EVP_PBE_scrypt(pw != NULL ? (const char *)pw : empty, pwlen, salt,
+			    saltlen, n, r, p, mem + 65536, out, outlen) == 1;
+	ossl_mem_leave();
+	if (!ok) {
 		ct_wipe(out, outlen);
 		return -1;
 	}
@@ -82,6 +89,7 @@ int kdf_hkdf_sha256_salt(uint8_t *out, size_t outlen, const uint8_t *ikm,
 	char digest[] = "SHA256";
 	static uint8_t dummy[1];
 
+	ossl_mem_enter();
 	if (kdf == NULL)
 		goto out;
 	ctx = EVP_KDF_CTX_new(kdf);
@@ -104,6 +112,7 @@ out:
 	if (rc != 0)
 		ct_wipe(out, outlen);
 	EVP_KDF_CTX_free(ctx);
+	ossl_mem_leave();
 	EVP_KDF_free(kdf);
 	return rc;
 }

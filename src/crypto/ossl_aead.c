@@ -4,7 +4,11 @@
  * RAND_bytes. See ossl_aead.h for the contracts.
  * Spec: ../shared/FORMAT.md 4.4, 16; RFC 5297 (S2V for empty plaintexts,
  * which OpenSSL 3.0's SIV cipher cannot finalise).
- * Depends on: libcrypto, ct.h. Not proved.
+ * Keys: each thread's contexts and its copies of the last keys live in one
+ * struct allocated, like the contexts, inside a secret scope (ossl_mem.h):
+ * in the locked arena once ossl_mem_init() ran; nothing of a key stays in
+ * thread-local or ordinary heap memory.
+ * Depends on: libcrypto, ct.h, ossl_mem.h. Not proved.
  */
 #include "crypto/ossl_aead.h"
 
@@ -16,10 +20,12 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include "crypto/ct.h"
+#include "crypto/ossl_mem.h"
 
 /* One cached context: the key (or key + IV length) it was set up with. */
 struct keyed_ctx {
@@ -28,10 +34,14 @@ struct keyed_ctx {
 	size_t param; /* GCM: IV length; others: 1; 0 = not keyed yet */
 };
 
-/* Per-thread state. tls_gcm[0]/tls_ecb[0] decrypt, [1] encrypt; tls_siv[0]
- * is the keyed template, tls_siv[1] the working copy. */
-static _Thread_local struct keyed_ctx tls_gcm[2], tls_ecb[2], tls_siv[2];
-static EVP_CIPHER *siv_cipher;
+/* Per-thread state. gcm[0]/ecb[0] decrypt, [1] encrypt; siv[0] is the
+ * keyed template, siv[1] the working copy. Allocated in a secret scope. */
+struct tls_state {
+	struct keyed_ctx gcm[2], ecb[2], siv[2];
+};
+
+static _Thread_local struct tls_state *tls;
+static EVP_CIPHER *gcm_cipher, *ecb_cipher, *siv_cipher;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
 
@@ -51,21 +61,37 @@ static void global_init(void)
 {
 	if (pthread_key_create(&exit_key, thread_exit) != 0)
 		ossl_die("pthread_key_create");
+	/* explicit fetches: a legacy EVP_aes_256_gcm() is fetched again
+	 * at every init */
+	gcm_cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
+	ecb_cipher = EVP_CIPHER_fetch(NULL, "AES-256-ECB", NULL);
 	siv_cipher = EVP_CIPHER_fetch(NULL, "AES-256-SIV", NULL);
-	if (siv_cipher == NULL)
-		ossl_die("fetch AES-256-SIV");
+	if (gcm_cipher == NULL || ecb_cipher == NULL || siv_cipher == NULL)
+		ossl_die("fetch AES-256-GCM/ECB/SIV");
 }
 
-/* Make sure the global setup ran and this thread frees its state on exit. */
-static void tls_enter(void)
+/* This thread's state, created on first use (then this thread registers
+ * its exit cleanup). */
+static struct tls_state *tls_get(void)
 {
+	struct tls_state *t = tls;
+
+	if (t != NULL)
+		return t;
 	if (pthread_once(&init_once, global_init) != 0)
 		ossl_die("pthread_once");
-	if (pthread_getspecific(exit_key) == NULL &&
-	    pthread_setspecific(exit_key, tls_gcm) != 0)
+	ossl_mem_enter();
+	t = OPENSSL_zalloc(sizeof(*t));
+	ossl_mem_leave();
+	if (t == NULL)
+		ossl_die("thread state");
+	if (pthread_setspecific(exit_key, t) != 0)
 		ossl_die("pthread_setspecific");
+	tls = t;
+	return t;
 }
 
+/* A context, created inside a secret scope (the caller's). */
 static EVP_CIPHER_CTX *ctx_new(void)
 {
 	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
@@ -77,14 +103,18 @@ static EVP_CIPHER_CTX *ctx_new(void)
 
 void ossl_aead_thread_cleanup(void)
 {
+	struct tls_state *t = tls;
+
+	if (t == NULL)
+		return;
 	for (int i = 0; i < 2; i++) {
-		EVP_CIPHER_CTX_free(tls_gcm[i].ctx);
-		EVP_CIPHER_CTX_free(tls_ecb[i].ctx);
-		EVP_CIPHER_CTX_free(tls_siv[i].ctx);
+		EVP_CIPHER_CTX_free(t->gcm[i].ctx);
+		EVP_CIPHER_CTX_free(t->ecb[i].ctx);
+		EVP_CIPHER_CTX_free(t->siv[i].ctx);
 	}
-	ct_wipe(tls_gcm, sizeof(tls_gcm));
-	ct_wipe(tls_ecb, sizeof(tls_ecb));
-	ct_wipe(tls_siv, sizeof(tls_siv));
+	OPENSSL_clear_free(t, sizeof(*t));
+	tls = NULL;
+	(void)pthread_setspecific(exit_key, NULL);
 }
 
 /* Nonzero when a[0..n-1] != b[0..n-1], n a multiple of 8; constant time,
@@ -102,18 +132,15 @@ static uint64_t key_differs(const uint8_t *a, const uint8_t *b, size_t n)
 	return d;
 }
 
-/* kc's context, created on first use (only then does this thread register
- * its exit cleanup); 1 when it must be (re)keyed for key[0..keylen-1] with
- * parameter param. */
+/* kc's context, created on first use (in the caller's secret scope); 1
+ * when it must be (re)keyed for key[0..keylen-1] with parameter param. */
 static int kc_needs_key(struct keyed_ctx *kc, const uint8_t *key, size_t keylen,
 			size_t param)
 {
 	int differs;
 
-	if (kc->ctx == NULL) {
-		tls_enter();
+	if (kc->ctx == NULL)
 		kc->ctx = ctx_new();
-	}
 	/* whether the key is the cached one is public by design: a volume
 	 * keys each context once, and which call rekeys shows in the call
 	 * pattern anyway (ct.h ct_public; tests/ct/) */
@@ -135,17 +162,19 @@ static void kc_keyed(struct keyed_ctx *kc, const uint8_t *key, size_t keylen,
  * ready for an IV of ivlen bytes. Re-keys only when key or ivlen changed. */
 static EVP_CIPHER_CTX *gcm_ctx(int enc, const uint8_t key[32], size_t ivlen)
 {
-	struct keyed_ctx *kc = &tls_gcm[enc ? 1 : 0];
+	struct keyed_ctx *kc = &tls_get()->gcm[enc ? 1 : 0];
 
-	if (!kc_needs_key(kc, key, 32, ivlen))
-		return kc->ctx;
-	if (EVP_CipherInit_ex(kc->ctx, EVP_aes_256_gcm(), NULL, NULL, NULL,
-			      enc) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(kc->ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)ivlen,
-				NULL) != 1 ||
-	    EVP_CipherInit_ex(kc->ctx, NULL, NULL, key, NULL, enc) != 1)
-		ossl_die("AES-256-GCM init");
-	kc_keyed(kc, key, 32, ivlen);
+	ossl_mem_enter();
+	if (kc_needs_key(kc, key, 32, ivlen)) {
+		if (EVP_CipherInit_ex(kc->ctx, gcm_cipher, NULL, NULL, NULL,
+				      enc) != 1 ||
+		    EVP_CIPHER_CTX_ctrl(kc->ctx, EVP_CTRL_AEAD_SET_IVLEN,
+					(int)ivlen, NULL) != 1 ||
+		    EVP_CipherInit_ex(kc->ctx, NULL, NULL, key, NULL, enc) != 1)
+			ossl_die("AES-256-GCM init");
+		kc_keyed(kc, key, 32, ivlen);
+	}
+	ossl_mem_leave();
 	return kc->ctx;
 }
 
@@ -208,8 +237,10 @@ int ossl_gcm_open(uint8_t *m, const uint8_t *c, size_t len,
  * SIV state cannot be reset without re-keying; copying is cheaper). */
 static EVP_CIPHER_CTX *siv_ctx(int enc, const uint8_t key[64])
 {
-	struct keyed_ctx *tmpl = &tls_siv[0], *work = &tls_siv[1];
+	struct tls_state *t = tls_get();
+	struct keyed_ctx *tmpl = &t->siv[0], *work = &t->siv[1];
 
+	ossl_mem_enter();
 	if (work->ctx == NULL)
 		work->ctx = ctx_new();
 	if (kc_needs_key(tmpl, key, 64, 1)) {
@@ -221,6 +252,7 @@ static EVP_CIPHER_CTX *siv_ctx(int enc, const uint8_t key[64])
 	if (EVP_CIPHER_CTX_copy(work->ctx, tmpl->ctx) != 1 ||
 	    EVP_CipherInit_ex(work->ctx, NULL, NULL, NULL, NULL, enc) != 1)
 		ossl_die("AES-256-SIV copy");
+	ossl_mem_leave();
 	return work->ctx;
 }
 
@@ -262,6 +294,7 @@ static void s2v_empty(uint8_t v[16], const uint8_t k1[32], const uint8_t *ad,
 	static const uint8_t zero[16];
 	uint8_t d[16], t[16];
 
+	ossl_mem_enter(); /* the CMAC contexts hold K1 */
 	cmac(d, k1, zero, 16);
 	dbl_be(d);
 	cmac(t, k1, ad, adlen);
@@ -277,6 +310,7 @@ static void s2v_empty(uint8_t v[16], const uint8_t k1[32], const uint8_t *ad,
 	dbl_be(d);
 	d[0] ^= 0x80;
 	cmac(v, k1, d, 16);
+	ossl_mem_leave();
 	ct_wipe(d, sizeof(d));
 	ct_wipe(t, sizeof(t));
 }
@@ -356,19 +390,22 @@ void ossl_aes256_ecb(uint8_t *out, const uint8_t *in, size_t nblocks,
 		     const uint8_t key[32], int decrypt)
 {
 	int enc = decrypt ? 0 : 1;
-	struct keyed_ctx *kc = &tls_ecb[enc];
+	struct keyed_ctx *kc;
 	int l = 0;
 
 	assert(nblocks <= INT_MAX / 16);
 	if (nblocks == 0)
 		return;
+	kc = &tls_get()->ecb[enc];
+	ossl_mem_enter();
 	if (kc_needs_key(kc, key, 32, 1)) {
-		if (EVP_CipherInit_ex(kc->ctx, EVP_aes_256_ecb(), NULL, key,
-				      NULL, enc) != 1 ||
+		if (EVP_CipherInit_ex(kc->ctx, ecb_cipher, NULL, key, NULL,
+				      enc) != 1 ||
 		    EVP_CIPHER_CTX_set_padding(kc->ctx, 0) != 1)
 			ossl_die("AES-256-ECB init");
 		kc_keyed(kc, key, 32, 1);
 	}
+	ossl_mem_leave();
 	if (EVP_CipherUpdate(kc->ctx, out, &l, in, (int)(nblocks * 16)) != 1 ||
 	    (size_t)l != nblocks * 16)
 		ossl_die("AES-256-ECB");

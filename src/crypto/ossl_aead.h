@@ -4,12 +4,14 @@
  * with a 16-byte (or 12-byte) IV, AES-256-SIV (RFC 5297), raw AES-256 blocks
  * (ECB, for EME), SHA-256 and random bytes.
  * Spec: ../shared/FORMAT.md 4.4 (GCM IVLEN 16, SIV AD order), 5.1, 16.
- * Depends on: libcrypto, ct.h. Nothing in crypto/ outside this file
- * includes OpenSSL headers.
+ * Depends on: libcrypto, ct.h, ossl_mem.h. Besides this file only kdf.c
+ * and ossl_mem.c in crypto/ include OpenSSL headers.
  * Contexts: one EVP_CIPHER_CTX per thread and primitive (thread-local); a
  * key is installed only when it differs from the last one used by that
  * thread, then only the IV changes per call. A copy of the last key stays
- * in thread-local memory until ossl_aead_thread_cleanup() or thread exit.
+ * in the thread's state until ossl_aead_thread_cleanup() or thread exit;
+ * that state and the contexts (key schedules) are allocated in a secret
+ * scope: in the locked arena once ossl_mem_init() ran (ossl_mem.h).
  * A libcrypto call that should never fail (allocation, init) aborts the
  * process with one log line (ossl_die). Not proved (OpenSSL is opaque).
  */

@@ -3,7 +3,9 @@
  * The master-key wrap of gocryptfs.conf (see config.h): scrypt of the
  * password, HKDF when the config has the flag, AES-256-GCM around the
  * master key; unlock, re-wrap, and the scrypt parameter check.
- * ../shared/FORMAT.md 2.5. Secrets live in secmem and are wiped.
+ * ../shared/FORMAT.md 2.5. Secrets live in secmem and are wiped; the
+ * wrapping key's AES-GCM context (its key schedule and cached copy in
+ * ossl_aead.c) is dropped as soon as the master key is out or sealed.
  * Depends on: crypto/kdf.h, crypto/ossl_aead.h, crypto/ct.h, base/secmem.h,
  * format/keys.h (HKDF info strings), format/config_int.h. Not proved.
  */
@@ -129,9 +131,12 @@ int config_unlock(const struct config *c, const uint8_t *pw, size_t pwlen,
 	r = wrap_key(wk, c, pw, pwlen);
 	if (r != CONF_OK)
 		goto out;
-	if (ossl_gcm_open(mk, c->encrypted_key + nl, CONF_MASTER_KEY_LEN,
+	r = ossl_gcm_open(mk, c->encrypted_key + nl, CONF_MASTER_KEY_LEN,
 			  c->encrypted_key + nl + CONF_MASTER_KEY_LEN, aad,
-			  sizeof(aad), wk, c->encrypted_key, nl) != 0) {
+			  sizeof(aad), wk, c->encrypted_key, nl);
+	/* the wrapping key is done with: no context keeps it */
+	ossl_aead_thread_cleanup();
+	if (r != 0) {
 		config_err(err, errlen, "Password incorrect.");
 		r = CONF_ERR_PASSWORD;
 		goto out;
@@ -178,6 +183,7 @@ int config_wrap(struct config *c, const uint8_t master_key[32],
 			      ek + WRAP_NONCE_HKDF + CONF_MASTER_KEY_LEN,
 			      master_key, CONF_MASTER_KEY_LEN, aad, sizeof(aad),
 			      wk, ek, WRAP_NONCE_HKDF);
+		ossl_aead_thread_cleanup();
 		c->encrypted_key_len =
 			WRAP_NONCE_HKDF + CONF_MASTER_KEY_LEN + WRAP_TAG;
 	}

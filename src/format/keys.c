@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Subkey derivation (see keys.h). Spec: ../shared/FORMAT.md section 3.
- * Depends on: crypto/kdf.h, libcrypto (SHA-512 for the legacy AES-SIV
- * key), base/secmem.h. Not proved.
+ * Depends on: crypto/kdf.h, crypto/ossl_mem.h, libcrypto (SHA-512 for the
+ * legacy AES-SIV key), base/secmem.h. Not proved.
  */
 #include "format/keys.h"
 
@@ -12,6 +12,7 @@
 
 #include "base/secmem.h"
 #include "crypto/kdf.h"
+#include "crypto/ossl_mem.h"
 
 void volume_free(struct volume *v)
 {
@@ -62,9 +63,13 @@ int keys_derive(struct volume *v, const uint8_t master_key[KEYS_MASTER_LEN],
 	} else {
 		memcpy(v->eme_key, master_key, 32);
 		if (cipher == CIPHER_AES_SIV) {
+			/* the digest context (in the locked arena, see
+			 * crypto/ossl_mem.h) holds the master key */
+			ossl_mem_enter();
 			if (SHA512(master_key, KEYS_MASTER_LEN,
 				   v->content_key) == NULL)
 				r = -ENOMEM;
+			ossl_mem_leave();
 		} else {
 			memcpy(v->content_key, master_key, 32);
 		}

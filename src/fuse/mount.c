@@ -430,6 +430,11 @@ int mount_run(const struct mount_opts *o, struct volume *vol)
 	}
 	if (pid == 0) {
 		close(pfd[0]);
+		/* memory locks are not inherited across fork: lock the keys
+		 * (and libcrypto's arena, a secmem mapping too) again */
+		if (secmem_relock() != 0)
+			log_warn("keys not locked in memory again after the "
+				 "fork (RLIMIT_MEMLOCK?)");
 		(void)setsid();
 		if (chdir("/") != 0)
 			_exit(EXIT_OTHER);

@@ -113,6 +113,7 @@ ssize_t fs_content_read(struct inode *in, int fd, char *buf, size_t size,
 	uint64_t last;
 	size_t nb;
 	size_t total = 0;
+	size_t opened = 0; /* bytes of pbuf that may hold plaintext */
 	size_t skip;
 	struct scratch *sc;
 	uint8_t *cbuf;
@@ -162,6 +163,9 @@ again:
 		size_t nblk =
 			((size_t)n + (size_t)rw_cbs() - 1) / (size_t)rw_cbs();
 
+		/* a failed block is wiped by the cipher, but the blocks
+		 * before it (and, over two cores, after it) hold plaintext */
+		opened = nblk * CONTENT_PLAIN_BS;
 		rc = par_run(open_range, &j, nblk, PAR_MIN_BLOCKS);
 		if (rc != 0 && !retried && fs_fileid_recheck(in, fd)) {
 			retried = 1; /* rewritten behind us: a new file ID */
@@ -185,7 +189,7 @@ again:
 		memcpy(buf, pbuf + skip, (size_t)ret);
 out:
 	if (!direct)
-		secmem_wipe(pbuf, total);
+		secmem_wipe(pbuf, ret < 0 ? opened : total);
 	else if (ret < 0)
 		secmem_wipe(buf, size);
 	return ret;

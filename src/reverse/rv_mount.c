@@ -27,6 +27,7 @@
 #include "base/exitcodes.h"
 #include "fuse/uring.h"
 #include "base/log.h"
+#include "base/secmem.h"
 #include "reverse/reverse.h"
 #include "reverse/rv.h"
 #include "sys/sys.h"
@@ -258,6 +259,10 @@ int reverse_run(const struct reverse_opts *o, struct volume *vol)
 	}
 	if (pid == 0) {
 		close(pfd[0]);
+		/* locks are not inherited across fork (base/secmem.h) */
+		if (secmem_relock() != 0)
+			log_warn("keys not locked in memory again after the "
+				 "fork (RLIMIT_MEMLOCK?)");
 		(void)setsid();
 		if (chdir("/") != 0)
 			_exit(EXIT_OTHER);

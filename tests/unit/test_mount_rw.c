@@ -6,7 +6,9 @@
  * writes across block edges and past EOF (holes), shrinking and growing
  * truncates, reads of random ranges. Also: the backing size always equals
  * the FORMAT.md 4.8 formula, the file ID survives writes, truncate to 0
- * drops the header, a flipped ciphertext byte gives -EIO.
+ * drops the header, a flipped ciphertext byte gives -EIO, and after a
+ * multi-block read that fails at a block k > 0 the thread's scratch
+ * buffer holds none of the blocks decrypted before (or beside) it.
  * Spec: ../../shared/FORMAT.md 4.2-4.9.
  */
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include "format/keys.h"
 #include "fuse/fs.h"
 #include "fuse/rw.h"
+#include "fuse/scratch.h"
 #include "th.h"
 
 #define MAXSZ (96 * 1024)
@@ -206,6 +209,42 @@ static void run_cipher(enum content_cipher c, const char *label,
 		n = fs_content_read(in, fd, (char *)got, 100, 3 * 4096);
 		th_check(ok && n == -EIO,
 			 "%s: one flipped ciphertext bit -> -EIO", label);
+	}
+	{
+		/* 12 blocks of 0xa5, block 5 damaged: an unaligned read of
+		 * all of them decrypts into the scratch buffer (over two
+		 * cores) and fails; no run of the plaintext may stay */
+		enum { NBLK = 12, BAD = 5, RUN = 32 };
+		struct scratch *sc;
+		off_t at = (off_t)HEADER_LEN +
+			   BAD * (off_t)content_cipher_bs(vol.cipher) + 40;
+		size_t left = 0;
+		ssize_t n = 0;
+		uint8_t b = 0;
+
+		(void)fs_content_truncate(in, fd, 0);
+		memset(buf, 0xa5, 4096);
+		for (int i = 0; i < NBLK && n >= 0; i++)
+			n = fs_content_write(in, fd, (const char *)buf, 4096,
+					     (off_t)i * 4096);
+		ok = n == 4096 && pread(fd, &b, 1, at) == 1;
+		b ^= 0x10;
+		ok = ok && pwrite(fd, &b, 1, at) == 1;
+		n = fs_content_read(in, fd, (char *)got, NBLK * 4096 - 1, 1);
+		sc = scratch_blocks(1);
+		for (size_t i = 0; sc != NULL && i + RUN <= NBLK * 4096; i++) {
+			size_t k = 0;
+
+			while (k < RUN && sc->p[i + k] == 0xa5)
+				k++;
+			if (k == RUN)
+				left++;
+		}
+		th_check(ok && n == -EIO && sc != NULL && left == 0,
+			 "%s: read failing at block %d of %d: -EIO (%zd), "
+			 "no plaintext left in the scratch buffer (%zu "
+			 "%d-byte runs)",
+			 label, BAD, NBLK, n, left, RUN);
 	}
 	{
 		/* SEEK_DATA / SEEK_HOLE: block 0 and block 10 hold data */
