@@ -15,8 +15,8 @@
  * gives the value back when nothing changed and fails (-EIO) otherwise,
  * -ERANGE only when cap is too small; raw bytes are accepted only when
  * they (or their base64 decoding) re-seal to themselves with their own
- * nonce. An all-zero stored value is not a hole (issue 23 item 6): until
- * that fix is merged this is checked only with FZ_PENDING.
+ * nonce. An all-zero stored value is not a hole (issue 23 item 6): it
+ * fails with -EIO.
  * Test code: not constant time, not proved.
  */
 #include <errno.h>
@@ -94,10 +94,8 @@ static void open_check(const struct volume *v, const uint8_t *st, size_t len,
 		goto out;
 	}
 	if (all_zero(in, len)) {
-#if FZ_PENDING
 		FZ_CHECK(rc == -EIO, "an all-zero stored xattr value was "
 				     "accepted (a hole)");
-#endif
 		goto out;
 	}
 	if (unchanged && want != NULL) {

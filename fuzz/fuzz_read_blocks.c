@@ -16,8 +16,8 @@
  * its own with content_block_open: a read returns exactly the bytes the
  * oracle gives for its range, or -EIO when any block in the range fails;
  * when nothing was damaged the bytes are the original plaintext. After a
- * failed read the reply buffer holds no block's plaintext, and (with
- * FZ_PENDING, issue 23 item 13) neither does the thread's scratch buffer.
+ * failed read the reply buffer holds no block's plaintext, and neither
+ * does the thread's scratch buffer (issue 23 item 13).
  * Setup once per process: a temporary backing file, unlinked at once (the
  * read path needs only its fd), the inode table, three volumes.
  * Test code: not constant time, not proved.
@@ -292,7 +292,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 "failed read left plaintext in the "
 					 "reply buffer");
 			FZ_CHECK(sc != NULL, "scratch_blocks");
-#if FZ_PENDING
 			for (size_t k = 0; k <= last - first; k++)
 				FZ_CHECK(!holds_block(sc->p,
 						      (last - first + 1) *
@@ -300,7 +299,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						      k, nob),
 					 "failed read left plaintext in the "
 					 "scratch buffer");
-#endif
 		} else {
 			size_t want = total > off ? total - off : 0;
 

@@ -71,19 +71,6 @@ static inline size_t fz_len(struct fz *f, size_t max)
 	return (size_t)fz_u16(f) % (max + 1);
 }
 
-/*
- * FZ_PENDING: properties whose fix is being made on another branch of
- * issue 23 at the same time (item 13: a failed multi-block read leaves no
- * plaintext in the thread's scratch buffer; item 6: an all-zero stored
- * xattr value is not a hole). 0 (the default) leaves them out, so the
- * targets pass on code without those fixes; `make fuzz-build
- * FUZZ_PENDING=1 FUZZ_DIR=fuzz/build/pending` checks them (mk/fuzz.mk),
- * and FUZZ_PENDING ?= 1 becomes the default once both are merged.
- */
-#ifndef FZ_PENDING
-#define FZ_PENDING 0
-#endif
-
 /* Report a broken property, with where it was checked, and crash. */
 #define FZ_CHECK(cond, what)                                                   \
 	do {                                                                   \

@@ -28,9 +28,6 @@ FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -Wno-unused-command-line-argument \
 	$(FUZZ_SANFLAGS) $(EXTRA_CFLAGS)
 FUZZ_CPPFLAGS := $(CPPFLAGS_BASE) -Ifuzz
-# 1: the targets also check the properties of fixes not merged yet
-# (FZ_PENDING in fuzz/fuzz_util.h); use a FUZZ_DIR of its own.
-FUZZ_PENDING ?= 0
 # The broken kernel: a copy of the portable ChaCha20 with one bit of the
 # first "expand 32-byte k" word flipped, its symbols renamed.
 FUZZ_BROKEN_SED := s/0x61707865U/0x61707864U/
@@ -84,12 +81,12 @@ $(FUZZ_DIR)/lib.a: $(FUZZ_LIB_OBJS)
 $(FUZZ_DIR)/tobj/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
-		-DFZ_PENDING=$(FUZZ_PENDING) -MMD -MP -c $< -o $@
+		-MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/robj/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) \
-		-DFZ_PENDING=$(FUZZ_PENDING) -MMD -MP -c $< -o $@
+		-MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tobj/fuzz_%.o $(FUZZ_DIR)/lib.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
