@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mount_run(): checks, the libfuse session (options, multi-threaded
- * loop), the gocryptfs-style background mode (the parent waits for the
- * child's "mounted" or its exit code), -notifypid, and a clean unmount on
- * SIGINT/SIGTERM. Spec: ../shared/FORMAT.md 11, 12.1, 13.5. Not proved.
+ * mount_run(): the forward daemon's session: its tables and options, the
+ * libfuse session and multi-threaded loop, -ctlsock, io_uring, -idle,
+ * -notifypid, the descriptor budget. The process around it (background
+ * mode, signals, libfuse arguments) is fuse/daemon.h's, shared with the
+ * reverse daemon. Spec: ../shared/FORMAT.md 11, 12.1, 13.5. Not proved.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
-#include <syslog.h>
 #include <unistd.h>
 
 #include "base/exitcodes.h"
 #include "base/secmem.h"
 #include "fuse/ctlsock.h"
+#include "fuse/daemon.h"
 #include "fuse/fs.h"
 #include "fuse/hooks.h"
 #include "fuse/mount.h"
@@ -32,7 +30,6 @@
 
 static struct fuse_session *session;
 static const char *mnt_path;
-static volatile sig_atomic_t got_signal;
 
 static void wipe_volume(struct volume *vol)
 {
@@ -40,23 +37,6 @@ static void wipe_volume(struct volume *vol)
 		secmem_wipe(vol->content_key, vol->content_key_len);
 	if (vol->eme_key != NULL)
 		secmem_wipe(vol->eme_key, 32);
-}
-
-/* Raise the soft RLIMIT_NOFILE to the hard one; returns the soft limit
- * now in force (0 if unknown). */
-static unsigned long raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-		(void)getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	return rl.rlim_cur == RLIM_INFINITY ? 1UL << 30
-					    : (unsigned long)rl.rlim_cur;
 }
 
 struct fuse_session *mount_session(void)
@@ -69,23 +49,6 @@ static int inval_entry(uint64_t parent, const char *name, size_t len)
 {
 	return fuse_lowlevel_notify_inval_entry(session, (fuse_ino_t)parent,
 						name, len);
-}
-
-/* Unmount from outside the loop so that every worker sees ENODEV. */
-static void lazy_unmount(const char *mp)
-{
-	pid_t pid;
-
-	if (umount2(mp, MNT_DETACH) == 0)
-		return;
-	pid = fork();
-	if (pid == 0) {
-		execlp("fusermount3", "fusermount3", "-u", "-z", mp,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		(void)waitpid(pid, NULL, 0);
 }
 
 /*
@@ -132,86 +95,27 @@ static void start_tune(const char *mp)
 	(void)pthread_attr_destroy(&at);
 }
 
-static void *signal_thread(void *arg)
-{
-	sigset_t *set = arg;
-	int sig = 0;
-
-	for (;;) {
-		if (sigwait(set, &sig) != 0)
-			continue;
-		if (sig == SIGUSR2)
-			return NULL; /* the loop ended by itself */
-		got_signal = 1;
-		fuse_session_exit(session);
-		lazy_unmount(mnt_path);
-		return NULL;
-	}
-}
-
 /* -idle fired (hooks.c): unmount as `fusermount3 -u` would, exit 0. */
 static void idle_unmount(void)
 {
 	fuse_session_exit(session);
-	lazy_unmount(mnt_path);
+	daemon_lazy_unmount(mnt_path);
 }
 
 static int build_args(const struct mount_opts *o, struct fuse_args *args)
 {
-	char opts[4096];
-	const char *name = o->fsname != NULL ? o->fsname : o->cipherdir;
-	char fsname[1024];
-	size_t i;
-	int n;
+	const char *perm = "";
+	char extra[64];
 
-	for (i = 0; name[i] != '\0' && i + 1 < sizeof(fsname); i++) {
-		fsname[i] = name[i];
-		if (fsname[i] == ',')
-			fsname[i] = '_';
-	}
-	fsname[i] = '\0';
-	/* -ko last: it may override what comes before */
-	n = snprintf(opts, sizeof(opts),
-		     "fsname=%s,subtype=vcryptfs%s%s%s%s%s%s%s", fsname,
-		     o->allow_other ? ",allow_other,default_permissions" : "",
-		     o->acl && !o->allow_other ? ",default_permissions" : "",
-		     o->readonly ? ",ro" : "", o->kflags != NULL ? "," : "",
-		     o->kflags != NULL ? o->kflags : "",
-		     o->ko != NULL ? "," : "", o->ko != NULL ? o->ko : "");
-	if (n < 0 || (size_t)n >= sizeof(opts))
-		return -1;
-	if (fuse_opt_add_arg(args, "vcryptfs") != 0 ||
-	    (o->fusedebug && fuse_opt_add_arg(args, "-d") != 0) ||
-	    fuse_opt_add_arg(args, "-o") != 0 ||
-	    fuse_opt_add_arg(args, opts) != 0)
-		return -1;
-	return 0;
-}
-
-/* Report to the waiting parent (fd >= 0): one byte, the exit code. */
-static void report(int *fd, int code)
-{
-	unsigned char c = (unsigned char)code;
-
-	if (*fd < 0)
-		return;
-	(void)!write(*fd, &c, 1);
-	close(*fd);
-	*fd = -1;
-}
-
-static void detach_stdio(const struct mount_opts *o)
-{
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	(void)dup2(fd, STDIN_FILENO);
-	if (!o->nosyslog) {
-		(void)dup2(fd, STDOUT_FILENO);
-		(void)dup2(fd, STDERR_FILENO);
-	}
-	close(fd);
+	if (o->allow_other)
+		perm = ",allow_other,default_permissions";
+	else if (o->acl)
+		perm = ",default_permissions";
+	(void)snprintf(extra, sizeof(extra), "%s%s", perm,
+		       o->readonly ? ",ro" : "");
+	return daemon_fuse_args(
+		args, o->fsname != NULL ? o->fsname : o->cipherdir, "vcryptfs",
+		extra, o->kflags, o->ko, o->fusedebug);
 }
 
 /*
@@ -282,8 +186,6 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_loop_config lc = { .clone_fd = 0, .max_idle_threads = 10 };
-	sigset_t set;
-	pthread_t sigth;
 	unsigned long nofile;
 	int rootfd;
 	int rc = EXIT_OK;
@@ -293,12 +195,12 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	if (rootfd < 0) {
 		fprintf(stderr, "vcryptfs: cannot open %s: %s\n", o->cipherdir,
 			strerror(-rootfd));
-		report(&notify, EXIT_CIPHERDIR);
+		daemon_report(&notify, EXIT_CIPHERDIR);
 		return EXIT_CIPHERDIR;
 	}
 	if (inode_table_init(rootfd) != 0) {
 		close(rootfd);
-		report(&notify, EXIT_OTHER);
+		daemon_report(&notify, EXIT_OTHER);
 		return EXIT_OTHER;
 	}
 	memset(&fs, 0, sizeof(fs));
@@ -319,7 +221,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	fs.owner_uid = (uid_t)o->owner_uid;
 	fs.owner_gid = (gid_t)o->owner_gid;
 	fs.idle = o->idle;
-	nofile = raise_nofile();
+	nofile = daemon_raise_nofile();
 	/* The kernel already applied the caller's umask to every mode. */
 	(void)umask(0);
 	if (build_args(o, &args) != 0) {
@@ -349,21 +251,15 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	 * daemon: rw.c checks the limit first, this is the backstop. */
 	ignore_sigxfsz();
 	short_slice();
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (pthread_create(&sigth, NULL, signal_thread, &set) != 0) {
+	if (daemon_signals_start(session, o->mountpoint) != 0) {
 		rc = EXIT_OTHER;
 		goto out_unmount;
 	}
 	if (notify >= 0) {
-		report(&notify, EXIT_OK);
+		daemon_report(&notify, EXIT_OK);
 		if (!o->nosyslog)
 			log_use_syslog(1);
-		detach_stdio(o);
+		daemon_detach_stdio(o->nosyslog);
 	} else if (!o->quiet) {
 		printf("Filesystem mounted and ready.\n");
 		fflush(stdout);
@@ -379,16 +275,14 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	hooks_idle_stop();
 	ctlsock_stop();
 	uring_stop();
-	pthread_kill(sigth, SIGUSR2);
-	pthread_join(sigth, NULL);
-	if (got_signal)
+	if (daemon_signals_stop())
 		rc = EXIT_SIGINT;
 	if (inode_budget_stop() != 0) {
 		/* the reaper is stuck in the kernel on this session: leave
 		 * the session to the process exit */
 		log_error("descriptor budget thread did not stop");
 		fuse_opt_free_args(&args);
-		report(&notify, rc);
+		daemon_report(&notify, rc);
 		return rc;
 	}
 out_unmount:
@@ -401,64 +295,30 @@ out_args:
 	fuse_opt_free_args(&args);
 out_table:
 	inode_table_free();
-	report(&notify, rc);
+	daemon_report(&notify, rc);
 	return rc;
+}
+
+struct serve_args {
+	const struct mount_opts *o;
+	struct volume *vol;
+};
+
+static int serve_cb(void *arg, int notify)
+{
+	struct serve_args *a = arg;
+
+	return serve(a->o, a->vol, notify);
+}
+
+static void wipe_cb(void *arg)
+{
+	wipe_volume(((struct serve_args *)arg)->vol);
 }
 
 int mount_run(const struct mount_opts *o, struct volume *vol)
 {
-	int pfd[2];
-	pid_t pid;
-	unsigned char code;
-	ssize_t n;
-	int st;
-	int rc;
+	struct serve_args a = { o, vol };
 
-	if (o->foreground) {
-		rc = serve(o, vol, -1);
-		wipe_volume(vol);
-		return rc;
-	}
-	if (pipe2(pfd, O_CLOEXEC) != 0)
-		return EXIT_FORKCHILD;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return EXIT_FORKCHILD;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		/* memory locks are not inherited across fork: lock the keys
-		 * (and libcrypto's arena, a secmem mapping too) again */
-		if (secmem_relock() != 0)
-			log_warn("keys not locked in memory again after the "
-				 "fork (RLIMIT_MEMLOCK?)");
-		(void)setsid();
-		if (chdir("/") != 0)
-			_exit(EXIT_OTHER);
-		openlog("vcryptfs", LOG_PID, LOG_USER);
-		rc = serve(o, vol, pfd[1]);
-		wipe_volume(vol);
-		_exit(rc);
-	}
-	close(pfd[1]);
-	wipe_volume(vol);
-	do {
-		n = read(pfd[0], &code, 1);
-	} while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == 1) {
-		if (code == EXIT_OK) {
-			if (!o->quiet)
-				printf("Filesystem mounted and ready.\n");
-			return EXIT_OK;
-		}
-		(void)waitpid(pid, NULL, 0);
-		return code;
-	}
-	if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
-		return WEXITSTATUS(st) != 0 ? WEXITSTATUS(st) : EXIT_FORKCHILD;
-	return EXIT_FORKCHILD;
+	return daemon_run(o->foreground, o->quiet, serve_cb, wipe_cb, &a);
 }
