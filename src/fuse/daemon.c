@@ -30,8 +30,11 @@ int daemon_fuse_args(struct fuse_args *args, const char *fsname,
 	size_t i;
 	int n;
 
-	for (i = 0; fsname[i] != '\0' && i + 1 < sizeof(name); i++)
-		name[i] = fsname[i] == ',' ? '_' : fsname[i];
+	for (i = 0; fsname[i] != '\0' && i + 1 < sizeof(name); i++) {
+		name[i] = fsname[i];
+		if (name[i] == ',')
+			name[i] = '_';
+	}
 	name[i] = '\0';
 	extra = extra != NULL ? extra : "";
 	kflags = kflags != NULL ? kflags : "";
@@ -103,6 +106,21 @@ void daemon_detach_stdio(int nosyslog)
 		(void)dup2(fd, STDERR_FILENO);
 	}
 	close(fd);
+}
+
+void daemon_mounted(int *notify, int nosyslog, int quiet, int notifypid)
+{
+	if (*notify >= 0) {
+		daemon_report(notify, EXIT_OK);
+		if (!nosyslog)
+			log_use_syslog(1);
+		daemon_detach_stdio(nosyslog);
+	} else if (!quiet) {
+		printf("Filesystem mounted and ready.\n");
+		fflush(stdout);
+	}
+	if (notifypid > 0)
+		(void)kill((pid_t)notifypid, SIGUSR1);
 }
 
 /* ------------------------------------------------------------ signals */

@@ -36,6 +36,14 @@ void daemon_lazy_unmount(const char *mp);
 /* Tell the waiting parent (*fd >= 0) the exit code, once; then *fd = -1. */
 void daemon_report(int *fd, int code);
 
+/*
+ * The session is mounted: tell the waiting parent (*notify >= 0; then the
+ * log goes to syslog unless nosyslog, and stdio is detached) or print
+ * "Filesystem mounted and ready." in the foreground unless quiet; then
+ * SIGUSR1 to notifypid when it is > 0 (-notifypid).
+ */
+void daemon_mounted(int *notify, int nosyslog, int quiet, int notifypid);
+
 /* After the parent was told: stdin (and, when logging goes to syslog,
  * stdout and stderr) to /dev/null. */
 void daemon_detach_stdio(int nosyslog);

@@ -255,17 +255,7 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		rc = EXIT_OTHER;
 		goto out_unmount;
 	}
-	if (notify >= 0) {
-		daemon_report(&notify, EXIT_OK);
-		if (!o->nosyslog)
-			log_use_syslog(1);
-		daemon_detach_stdio(o->nosyslog);
-	} else if (!o->quiet) {
-		printf("Filesystem mounted and ready.\n");
-		fflush(stdout);
-	}
-	if (o->notifypid > 0)
-		(void)kill((pid_t)o->notifypid, SIGUSR1);
+	daemon_mounted(&notify, o->nosyslog, o->quiet, o->notifypid);
 	start_tune(o->mountpoint);
 	if (hooks_idle_start(idle_unmount) != 0)
 		log_error("-idle: could not start the idle timer");
