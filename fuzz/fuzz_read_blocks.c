@@ -32,6 +32,7 @@
 #include "fuse/fs.h"
 #include "fuse/rw.h"
 #include "fuse/scratch.h"
+#include "fuzz_backing.h"
 #include "fuzz_util.h"
 #include "fuzz_volume.h"
 
@@ -49,29 +50,11 @@ static int fz_fd = -1;
 static void setup(void)
 {
 	char dir[] = "/tmp/vcryptfs-fuzz-rb.XXXXXX";
-	char path[sizeof(dir) + 8];
-	struct stat st;
-	int rootfd;
-	int pfd;
 
 	if (fz_in != NULL)
 		return;
 	FZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-	rootfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	FZ_CHECK(rootfd >= 0, "open temp dir");
-	memset(&fs, 0, sizeof(fs));
-	fs.vol = fz_volume(FZV_GCM);
-	FZ_CHECK(inode_table_init(rootfd) == 0, "inode_table_init");
-	(void)snprintf(path, sizeof(path), "%s/f", dir);
-	fz_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	FZ_CHECK(fz_fd >= 0 && pfd >= 0 && fstat(pfd, &st) == 0,
-		 "backing file");
-	fz_in = inode_get(pfd, &st);
-	FZ_CHECK(fz_in != NULL, "inode_get");
-	/* the read path works on fds only: nothing stays behind on disk */
-	(void)unlink(path);
-	(void)rmdir(dir);
+	fz_in = fz_backing(dir, &fz_fd);
 }
 
 /* One block of the file as the oracle sees it: its plaintext (4096 bytes

@@ -24,6 +24,7 @@
 #include "format/header.h"
 #include "format/names.h"
 #include "th.h"
+#include "vec.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -68,32 +69,11 @@ static struct volume mkvol(enum content_cipher c, uint32_t flags,
 #define VOL_DEFAULT                                                            \
 	(VOL_HKDF | VOL_DIRIV | VOL_EMENAMES | VOL_LONGNAMES | VOL_RAW64)
 
-static json_t *load_json(const char *name)
-{
-	char path[4096];
-	json_error_t err;
-	json_t *j;
-
-	snprintf(path, sizeof(path), "%s/vectors/wycheproof/%s",
-		 th_shared_dir(), name);
-	j = json_load_file(path, 0, &err);
-	if (j == NULL)
-		th_fail("cannot load %s: %s", path, err.text);
-	return j;
-}
-
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s != NULL ? s : "";
-}
-
 /* ------------------------------------------------------- wycheproof */
 
 static void test_wycheproof_gcm(void)
 {
-	json_t *j = load_json("aes_gcm_test.json"), *groups, *g;
+	json_t *j = vec_wycheproof("aes_gcm_test.json"), *groups, *g;
 	size_t gi;
 	int n16 = 0, n12 = 0, bad = 0, inval = 0;
 
@@ -116,13 +96,14 @@ static void test_wycheproof_gcm(void)
 			static uint8_t msg[1024], ct[1024], m2[1024];
 			static uint8_t aad[1024];
 			uint8_t key[32], iv[16], tag[16];
-			size_t kl = unhex(key, sizeof(key), jstr(t, "key"));
-			size_t il = unhex(iv, sizeof(iv), jstr(t, "iv"));
-			size_t al = unhex(aad, sizeof(aad), jstr(t, "aad"));
-			size_t ml = unhex(msg, sizeof(msg), jstr(t, "msg"));
-			size_t cl = unhex(ct, sizeof(ct), jstr(t, "ct"));
-			size_t tl = unhex(tag, sizeof(tag), jstr(t, "tag"));
-			int valid = strcmp(jstr(t, "result"), "invalid") != 0;
+			size_t kl = unhex(key, sizeof(key), vec_jstr(t, "key"));
+			size_t il = unhex(iv, sizeof(iv), vec_jstr(t, "iv"));
+			size_t al = unhex(aad, sizeof(aad), vec_jstr(t, "aad"));
+			size_t ml = unhex(msg, sizeof(msg), vec_jstr(t, "msg"));
+			size_t cl = unhex(ct, sizeof(ct), vec_jstr(t, "ct"));
+			size_t tl = unhex(tag, sizeof(tag), vec_jstr(t, "tag"));
+			int valid =
+				strcmp(vec_jstr(t, "result"), "invalid") != 0;
 			int orc;
 
 			if (kl != 32 || il != (size_t)ivs / 8 || tl != 16 ||
@@ -162,7 +143,7 @@ static void test_wycheproof_gcm(void)
 
 static void test_wycheproof_siv(void)
 {
-	json_t *j = load_json("aead_aes_siv_cmac_test.json"), *groups, *g;
+	json_t *j = vec_wycheproof("aead_aes_siv_cmac_test.json"), *groups, *g;
 	size_t gi;
 	int n = 0, bad = 0, inval = 0;
 
@@ -180,13 +161,14 @@ static void test_wycheproof_siv(void)
 		{
 			uint8_t key[64], iv[64], aad[1024], msg[1024], ct[1024],
 				tag[16], m2[1024];
-			size_t kl = unhex(key, sizeof(key), jstr(t, "key"));
-			size_t il = unhex(iv, sizeof(iv), jstr(t, "iv"));
-			size_t al = unhex(aad, sizeof(aad), jstr(t, "aad"));
-			size_t ml = unhex(msg, sizeof(msg), jstr(t, "msg"));
-			size_t cl = unhex(ct, sizeof(ct), jstr(t, "ct"));
-			size_t tl = unhex(tag, sizeof(tag), jstr(t, "tag"));
-			int valid = strcmp(jstr(t, "result"), "invalid") != 0;
+			size_t kl = unhex(key, sizeof(key), vec_jstr(t, "key"));
+			size_t il = unhex(iv, sizeof(iv), vec_jstr(t, "iv"));
+			size_t al = unhex(aad, sizeof(aad), vec_jstr(t, "aad"));
+			size_t ml = unhex(msg, sizeof(msg), vec_jstr(t, "msg"));
+			size_t cl = unhex(ct, sizeof(ct), vec_jstr(t, "ct"));
+			size_t tl = unhex(tag, sizeof(tag), vec_jstr(t, "tag"));
+			int valid =
+				strcmp(vec_jstr(t, "result"), "invalid") != 0;
 			int orc;
 
 			n++;

@@ -21,6 +21,7 @@
 #include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_aead.h"
 #include "th.h"
+#include "vec.h"
 #include "crypto_th.h"
 
 static struct gcm_gcrypt st; /* this thread's backend state */
@@ -116,40 +117,19 @@ static void t_nist(void)
 
 /* -------------------------------------------------------- Wycheproof */
 
-static json_t *load_json(const char *name)
-{
-	char path[4096];
-	json_error_t err;
-	json_t *j;
-
-	snprintf(path, sizeof(path), "%s/vectors/wycheproof/%s",
-		 th_shared_dir(), name);
-	j = json_load_file(path, 0, &err);
-	if (j == NULL)
-		th_fail("cannot load %s: %s", path, err.text);
-	return j;
-}
-
-static const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s != NULL ? s : "";
-}
-
 /* One Wycheproof case t (IV of ivbytes); counts into *n16 / *n12. */
 static void wp_case(struct chk *k, json_t *t, size_t ivbytes, int *n16,
 		    int *n12, int *inval)
 {
 	size_t kl, il, al, ml, cl, tl;
-	uint8_t *key = hexdup(jstr(t, "key"), &kl);
-	uint8_t *iv = hexdup(jstr(t, "iv"), &il);
-	uint8_t *ad = hexdup(jstr(t, "aad"), &al);
-	uint8_t *msg = hexdup(jstr(t, "msg"), &ml);
-	uint8_t *ct = hexdup(jstr(t, "ct"), &cl);
-	uint8_t *tag = hexdup(jstr(t, "tag"), &tl);
+	uint8_t *key = hexdup(vec_jstr(t, "key"), &kl);
+	uint8_t *iv = hexdup(vec_jstr(t, "iv"), &il);
+	uint8_t *ad = hexdup(vec_jstr(t, "aad"), &al);
+	uint8_t *msg = hexdup(vec_jstr(t, "msg"), &ml);
+	uint8_t *ct = hexdup(vec_jstr(t, "ct"), &cl);
+	uint8_t *tag = hexdup(vec_jstr(t, "tag"), &tl);
 	json_int_t id = json_integer_value(json_object_get(t, "tcId"));
-	int valid = strcmp(jstr(t, "result"), "invalid") != 0;
+	int valid = strcmp(vec_jstr(t, "result"), "invalid") != 0;
 	uint8_t *c = NULL, *m = NULL, t2[16];
 	int rc;
 
@@ -190,7 +170,7 @@ out:
 
 static void t_wycheproof(void)
 {
-	json_t *j = load_json("aes_gcm_test.json"), *groups, *g;
+	json_t *j = vec_wycheproof("aes_gcm_test.json"), *groups, *g;
 	size_t gi;
 	int n16 = 0, n12 = 0, inval = 0;
 	struct chk k;

@@ -202,3 +202,24 @@ int vec_u32(const struct vec_case *c, const char *name, uint32_t *out)
 	*out = (uint32_t)x;
 	return 0;
 }
+
+json_t *vec_wycheproof(const char *name)
+{
+	char path[4096];
+	json_error_t err;
+	json_t *j;
+
+	(void)snprintf(path, sizeof(path), "%s/vectors/wycheproof/%s",
+		       th_shared_dir(), name);
+	j = json_load_file(path, 0, &err);
+	if (j == NULL)
+		th_fail("cannot load %s: %s", path, err.text);
+	return j;
+}
+
+const char *vec_jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s != NULL ? s : "";
+}

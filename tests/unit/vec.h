@@ -6,11 +6,13 @@
  * a blank line or end of file; a line that starts with a tab or space
  * continues the previous field (whitespace inside a value is dropped, so
  * long hex wraps at 80 columns). Values are hex strings or decimal numbers.
+ * Also the loader of the Wycheproof JSON files in the shared test data.
  * Generic: linked into every test binary, knows no primitive.
  */
 #ifndef VCRYPTFS_VEC_H
 #define VCRYPTFS_VEC_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,5 +71,12 @@ int vec_u32(const struct vec_case *c, const char *name, uint32_t *out);
 void vec_case_free(struct vec_case *c);
 
 void vec_close(struct vec_file *vf);
+
+/* The Wycheproof file NAME of the shared test data
+ * (th_shared_dir()/vectors/wycheproof/NAME), or NULL after a failed
+ * check naming the error. The caller json_decref()s it. */
+json_t *vec_wycheproof(const char *name);
+/* The string member key of o, or "" when it is missing or no string. */
+const char *vec_jstr(json_t *o, const char *key);
 
 #endif
