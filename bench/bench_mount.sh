@@ -44,10 +44,10 @@
 # only), which takes the disk out of the figures: what is left is FUSE and
 # crypto. drop_caches does not empty a tmpfs, so there every read comes
 # from memory. vcryptfs's large reads reopen the file with O_DIRECT
-# (src/fuse/rw.c pread_odirect): since Linux 6.6 tmpfs accepts O_DIRECT as
-# a plain page-cache copy (no EINVAL, so no fallback, and the reopen buys
-# nothing); before 6.6 the open fails with EINVAL and the first such read
-# turns O_DIRECT off for the mount (reads are normal preads from then on).
+# (src/fuse/rw_read.c pread_odirect) except on a tmpfs, which it detects
+# at the first large read (fstatfs): there O_DIRECT would be the same
+# page-cache copy as a plain pread (Linux 6.6+) or refused (before), so
+# those reads are normal preads.
 # FUSE over io_uring: the fuse module serves it only with its parameter
 # enable_uring=Y (Linux 6.14+). As root this script turns it on for the run
 # and puts the old value back at exit (BENCH_URING=0 leaves it alone).

@@ -13,7 +13,7 @@ PKGS=(
 	qemu-user gocryptfs gnuplot-nox valgrind
 	attr xxd acl
 	openssh-server openssh-client sshfs unison rsync
-	tar sqlite3 make python3
+	tar sqlite3 make python3 strace
 	debhelper dpkg-dev fakeroot devscripts systemd man-db groff-base
 )
 missing=()

@@ -11,6 +11,7 @@
  * then par_lock (job state). Neither is held while fn runs. Not proved.
  */
 #include "fuse/par.h"
+#include "sys/sys.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -69,6 +70,11 @@ static struct par_err helper_err;
 static void *par_helper(void *unused)
 {
 	(void)unused;
+	/* started by whichever thread first ran a large job: maybe a ring
+	 * thread, pinned at SCHED_IDLE (fuse/uring.c), whose policy, CPU
+	 * and name a new thread inherits */
+	sys_thread_normal();
+	(void)pthread_setname_np(pthread_self(), "vc-par");
 	pthread_mutex_lock(&par_lock);
 	for (;;) {
 		par_fn fn;

@@ -25,7 +25,8 @@
  * that the kernel caches on the mount (a streaming read then costs one
  * copy less, and half the page cache). The buffer and the offsets are
  * aligned to DIRECT_ALIGN; a backing file system that refuses (EINVAL)
- * turns the path off for the rest of the mount.
+ * turns the path off for the rest of the mount, and so does a tmpfs
+ * (there O_DIRECT is the same page-cache copy as a plain read).
  */
 #define DIRECT_MIN (256U * 1024U)
 #define DIRECT_ALIGN SCRATCH_ALIGN

@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "fuse/par.h"
@@ -52,7 +54,14 @@ static int open_range(void *arg, size_t i0, size_t i1)
 	return 0;
 }
 
+/* 1: no O_DIRECT reads on this mount. Set by the first large read when
+ * the cipher directory is a tmpfs (its O_DIRECT is the same page-cache
+ * copy as a plain read, so the reopen would only cost an open and a
+ * close), or when the kernel refuses O_DIRECT (EINVAL; tmpfs before
+ * Linux 6.6) or /proc is missing. */
 static atomic_int direct_off;
+/* 1 once the first large read has looked at the backing filesystem */
+static atomic_int direct_probed;
 
 /*
  * Read len bytes at off from the file open as fd through a fresh O_DIRECT
@@ -74,6 +83,15 @@ static ssize_t pread_odirect(int fd, uint8_t *abuf, size_t len, off_t off,
 
 	if (atomic_load(&direct_off))
 		return -1;
+	if (!atomic_load(&direct_probed)) {
+		struct statfs sf;
+
+		if (fstatfs(fd, &sf) == 0 && sf.f_type == TMPFS_MAGIC)
+			atomic_store(&direct_off, 1);
+		atomic_store(&direct_probed, 1);
+		if (atomic_load(&direct_off))
+			return -1;
+	}
 	dfd = sys_reopen(fd, O_RDONLY | O_DIRECT);
 	if (dfd < 0) {
 		/* no O_DIRECT here, or no /proc: not worth asking again */

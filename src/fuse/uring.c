@@ -17,7 +17,8 @@
  *     write (notifications, replies to requests read from /dev/fuse)
  *     goes to /dev/fuse as before. The kernel keeps sending FORGET and
  *     INTERRUPT through /dev/fuse.
- * Ring threads run SCHED_IDLE (see ring_main() for the measurement).
+ * Ring threads run SCHED_IDLE (see ring_main() for the measurement),
+ * except while they stream large READs (uring_stream_mode()).
  * A ring thread rebuilds each request as libfuse expects it (the in
  * header and the per-opcode struct copied just in front of the payload,
  * which the kernel wrote into the buffer, so a WRITE's data is not
@@ -48,6 +49,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuse/uring.h"
@@ -73,13 +75,6 @@ static __thread int worker_idle;
 /* set by queue_commit(): the request this thread serves has its reply
  * (a reader thread must not look at e once it has handed it back) */
 static __thread int did_reply;
-
-static void go_idle(void)
-{
-	struct sched_param sp = { 0 };
-
-	(void)sched_setscheduler(0, SCHED_IDLE, &sp);
-}
 
 /* The reply buffer of the ring request that this thread is serving, or
  * NULL (registered with scratch_set_transport: fs_reply_buf asks it). */
@@ -293,6 +288,8 @@ static void commit_done(struct ring_q *q)
 		struct ring_ent *next = e->next;
 
 		(void)queue_commit(e);
+		if (q->out > 0)
+			q->out--;
 		e = next;
 	}
 }
@@ -315,16 +312,15 @@ static void force_fallback(struct ring_q *q)
 static void *ring_main(void *arg)
 {
 	struct ring_q *q = arg;
-	cpu_set_t cs;
 	unsigned i;
 	int live = (int)DEPTH;
 	int quit = 0;
 	int logged = 0;
+	int normal = 0;		/* 1: in streaming mode (go_normal) */
+	uint64_t last_hand = 0; /* uring_now_ms() of the last hand-off */
 
-	CPU_ZERO(&cs);
-	CPU_SET(q->qid, &cs);
 	/* an offline CPU refuses: the ring still works, unpinned */
-	(void)pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	uring_pin(q->qid);
 	/*
 	 * SCHED_IDLE: the reply wakes the caller on this CPU instead of on
 	 * the idle one. A CPU running only SCHED_IDLE threads counts as idle
@@ -336,7 +332,7 @@ static void *ring_main(void *arg)
 	 * trip, 50-60 us with the normal policy, 40-50 us through /dev/fuse;
 	 * with four CPU hogs running, 26-32 us against 32-106 us.
 	 */
-	go_idle();
+	uring_go_idle();
 	/* a fresh ring has SQ_ENTRIES free SQEs: these cannot fail */
 	for (i = 0; i < DEPTH; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
@@ -355,7 +351,17 @@ static void *ring_main(void *arg)
 		struct io_uring_cqe *cqe;
 		unsigned head;
 		unsigned n = 0;
-		int rc = io_uring_submit_and_wait(&q->ring, 1);
+		int rc;
+
+		if (normal && q->out == 0 &&
+		    uring_now_ms() - last_hand > URING_STAY_NORMAL_MS) {
+			/* the last commits' copies still in streaming mode */
+			(void)io_uring_submit(&q->ring);
+			uring_pin(q->qid);
+			uring_go_idle();
+			normal = 0;
+		}
+		rc = io_uring_submit_and_wait(&q->ring, 1);
 
 		/* leaving would strand this CPU's requests: wait, retry */
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
@@ -399,8 +405,18 @@ static void *ring_main(void *arg)
 			if (!__atomic_load_n(&U.serving, __ATOMIC_RELAXED))
 				__atomic_store_n(&U.serving, 1,
 						 __ATOMIC_RELAXED);
-			if (serve_prep(e) == 0 && !uring_hand_off(e))
-				uring_serve(e);
+			if (serve_prep(e) == 0) {
+				if (!uring_hand_off(e))
+					uring_serve(e);
+				else {
+					q->out++;
+					last_hand = uring_now_ms();
+					if (!normal) {
+						uring_stream_mode();
+						normal = 1;
+					}
+				}
+			}
 			/* more requests waiting: send this reply now */
 			if (io_uring_cq_ready(&q->ring) > 1)
 				(void)io_uring_submit(&q->ring);
@@ -517,6 +533,8 @@ static void start_rings(void)
 			force_fallback(&U.q[i]);
 			continue;
 		}
+		/* named for ps and tests/checks/61-uring.sh */
+		(void)pthread_setname_np(U.q[i].tid, "vc-uring-ring");
 		U.q[i].started = 1;
 	}
 }
@@ -535,7 +553,7 @@ static ssize_t io_read(int fd, void *buf, size_t count, void *userdata)
 	 */
 	if (!worker_idle && __atomic_load_n(&U.serving, __ATOMIC_RELAXED)) {
 		worker_idle = 1;
-		go_idle();
+		uring_go_idle();
 	}
 	if (n < (ssize_t)(IN_SZ + INIT_IN_MIN) || U.init_seen ||
 	    get32(b, IN_OPCODE) != K_FUSE_INIT)

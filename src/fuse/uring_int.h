@@ -147,6 +147,7 @@ struct ring_q {
 	int done_fd; /* eventfd: done is not empty, or uring_stop() */
 	int done_ok; /* done_fd and done_lock exist */
 	uint64_t done_val;
+	unsigned out; /* READs with reader threads (ring thread only) */
 };
 
 /* uring.c: serve the prepared request e on this thread (ring or reader
@@ -160,6 +161,17 @@ int uring_hand_off(struct ring_ent *e);
  * threads start), and stop and join them (after the ring threads ended). */
 void uring_readers_start(unsigned nq);
 void uring_readers_stop(void);
+/* uring_reader.c: scheduling of a ring thread. Home: pinned to its CPU
+ * (uring_pin) at SCHED_IDLE (uring_go_idle); streaming mode, from a
+ * hand-off until URING_STAY_NORMAL_MS after the last one with none left
+ * out: the normal policy on the daemon's CPUs (uring_stream_mode; the
+ * measurement is at its definition). uring_now_ms: CLOCK_MONOTONIC_COARSE
+ * in ms. */
+#define URING_STAY_NORMAL_MS 20U
+void uring_pin(unsigned cpu);
+void uring_go_idle(void);
+void uring_stream_mode(void);
+uint64_t uring_now_ms(void);
 /* 1 on a reader thread (its replies go through the ring thread). */
 extern __thread int uring_is_reader;
 

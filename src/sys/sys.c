@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,4 +184,15 @@ ssize_t sys_read_small(int dirfd, const char *name, char *buf, size_t max)
 		return -EIO;
 	buf[n] = '\0';
 	return n;
+}
+
+void sys_thread_normal(void)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t cs;
+
+	(void)sched_setscheduler(0, SCHED_OTHER, &sp);
+	/* pid = the main thread's tid: its mask, not this thread's */
+	if (sched_getaffinity(getpid(), sizeof(cs), &cs) == 0)
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
 }

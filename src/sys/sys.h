@@ -2,7 +2,8 @@
 /*
  * System-call wrappers for the FUSE layer: *at() calls that retry on
  * EINTR and return 0 / -errno, O_PATH reopen through /proc/self/fd, small
- * file readers for gocryptfs.diriv and long-name .name files.
+ * file readers for gocryptfs.diriv and long-name .name files, a thread's
+ * scheduling reset.
  * Spec: ../shared/FORMAT.md sections 5.4 (diriv) and 5.7 (.name files).
  * Depends on libc only; format/ and crypto/ never include it. Not proved.
  */
@@ -14,6 +15,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* The calling thread back to the process's defaults: the normal policy
+ * (SCHED_OTHER) and the CPUs the main thread may run on. For threads that
+ * a pinned SCHED_IDLE ring thread starts or that leave that mode
+ * (fuse/par.c, fuse/uring_reader.c): a new thread inherits both. */
+void sys_thread_normal(void);
 /* openat with O_CLOEXEC added; returns the fd or -errno. */
 int sys_openat(int dirfd, const char *name, int flags, mode_t mode);
 /* Open the object behind an fd (O_PATH or not) again with flags (O_CREAT,

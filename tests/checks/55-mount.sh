@@ -10,7 +10,8 @@
 #                 append, rename incl. NOREPLACE/EXCHANGE, symlinks, xattrs,
 #                 hard links, long names, mkdir/rmdir, fallocate, SEEK_HOLE,
 #                 concurrent writers, umask, statfs)
-#   cache.sh      O_DIRECT streaming reads and the page cache, tamper -> EIO,
+#   cache.sh      O_DIRECT streaming reads and the page cache (none on a
+#                 tmpfs cipher dir), tamper -> EIO,
 #                 ENOSPC on a full backing filesystem
 #   gocryptfs.sh  cross-compatibility with gocryptfs 2.3 both ways (+
 #                 gocryptfs -fsck) per option set, by master key
@@ -154,7 +155,7 @@ done
 run_cases case_examples \
 	case_tree case_errors case_seek case_concurrent case_names \
 	case_umask case_unmount \
-	case_odirect case_tamper case_enospc \
+	case_odirect case_odirect_tmpfs case_tamper case_enospc \
 	case_gocryptfs \
 	case_cli_examples case_cli case_exit_codes case_fg case_daemon
 if [ "$SANITIZED" = 1 ]; then

@@ -14,8 +14,13 @@
 #      least 4, at most 8) serve; through a second mount with -nouring it
 #      reads back identical too, and that daemon holds no io_uring at all;
 #   2. the mount, POSIX, tamper, failure and stress groups run again with
-#      io_uring on, their lines prefixed "uring: ".
-# Cases: rings (part 1), mount, posix, tamper, failure, stress (part 2,
+#      io_uring on, their lines prefixed "uring: ";
+#   3. streaming mode: during a streaming read a ring thread runs with
+#      the normal policy on every CPU, the bytes are right, and afterwards
+#      every ring thread is pinned at SCHED_IDLE again; the two-core
+#      helper thread, started under a ring thread, did not inherit its
+#      pinned SCHED_IDLE.
+# Cases: rings (part 1), stream (part 3), mount, posix, tamper, failure, stress (part 2,
 # each a whole group): `tests/run.sh uring --case posix`.
 # A kernel without the parameter is a loud SKIP (a kernel feature, not a
 # tool that make deps could install). Every mount is unmounted at exit.
@@ -200,6 +205,123 @@ case_rings() {
 	fi
 }
 
+# ring_modes PID: "STREAMING HOME" among the threads named vc-uring-ring:
+# how many run in streaming mode (policy SCHED_OTHER = 0, allowed on more
+# than one CPU) and how many at home (pinned to one CPU, SCHED_IDLE = 5)
+ring_modes() {
+	local t cpus pol name st=0 home=0
+	for t in /proc/"$1"/task/*; do
+		read -r name 2>/dev/null <"$t/comm" || continue
+		[ "$name" = vc-uring-ring ] || continue
+		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		pol=$(awk '{ print $41 }' "$t/stat")
+		case "$cpus" in
+		*-* | *,*) [ "$pol" = 0 ] && st=$((st + 1)) ;;
+		*) [ "$pol" = 5 ] && home=$((home + 1)) ;;
+		esac
+	done
+	echo "$st $home"
+}
+
+# 3. streaming mode (uring_reader.c uring_stream_mode): while a streaming
+# read hands READs to the reader threads, the ring thread that gets them
+# runs with the normal policy on every CPU (pinned at SCHED_IDLE its
+# commits waited for the reader to block); the bytes read are right; once
+# the stream is over, a request on each CPU brings every ring thread home
+case_stream() {
+	local c m dpid st home seen=0 rpid i want got
+	printf '%s\n' uring-test >"$tmp/pf"
+	c=$tmp/cs m=$tmp/ms
+	mkdir -p "$c" "$m"
+	if ! "$VC" -init -q -scryptn 10 -passfile "$tmp/pf" "$c" >"$tmp/init.out" 2>&1; then
+		fail "uring: stream: -init failed: $(head -c 300 "$tmp/init.out")"
+		return
+	fi
+	MOUNTS+=("$m")
+	if ! "$VC" -q -passfile "$tmp/pf" "$c" "$m" 2>"$tmp/mnt.err"; then
+		fail "uring: stream: mount failed: $(head -c 300 "$tmp/mnt.err")"
+		return
+	fi
+	dpid=$(pgrep -n -f "vcryptfs -q -passfile $tmp/pf $c $m" || true)
+	stat "$m" >/dev/null
+	head -c $((192 * 1048576)) /dev/urandom >"$tmp/stream.ref"
+	want=$(sha256sum <"$tmp/stream.ref" | cut -d' ' -f1)
+	cp "$tmp/stream.ref" "$m/big"
+	rm -f "$tmp/stream.ref"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	# the cp's 1 MiB WRITEs came through the ring threads, and the first
+	# one that encrypts over two cores starts the helper thread of
+	# fuse/par.c: it must not inherit the ring thread's pinned SCHED_IDLE
+	local t name pol cpus main_cpus par=""
+	main_cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$dpid/status")
+	for t in /proc/"$dpid"/task/*; do
+		read -r name 2>/dev/null <"$t/comm" || continue
+		[ "$name" = vc-par ] || continue
+		pol=$(awk '{ print $41 }' "$t/stat")
+		cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		par="$pol $cpus"
+	done
+	if [ "$par" = "0 $main_cpus" ]; then
+		pass "uring: stream: the two-core helper thread started under the ring threads runs SCHED_OTHER on CPUs $main_cpus, as the daemon"
+	else
+		fail "uring: stream: the two-core helper thread (vc-par): policy and CPUs '${par:-no such thread}', want '0 $main_cpus'"
+	fi
+	read -r st home < <(ring_modes "$dpid")
+	if [ "$home" != "$possible" ] || [ "$st" != 0 ]; then
+		fail "uring: stream: before the read $home of $possible ring threads at home, $st streaming"
+	fi
+	# a reader that pauses 3 ms after each MiB: the read lasts about a
+	# second, long enough to sample the threads many times, and the
+	# read-ahead still sends a large READ every few ms
+	python3 -c '
+import hashlib, sys, time
+h = hashlib.sha256()
+with open(sys.argv[1], "rb", buffering=0) as f:
+    while True:
+        b = f.read(1 << 20)
+        if not b:
+            break
+        h.update(b)
+        time.sleep(0.003)
+print(h.hexdigest())' "$m/big" >"$tmp/stream.sum" &
+	rpid=$!
+	for ((i = 0; i < 400; i++)); do
+		kill -0 "$rpid" 2>/dev/null || break
+		read -r st home < <(ring_modes "$dpid")
+		[ "$st" -gt 0 ] && seen=$((seen + 1))
+		sleep 0.005
+	done
+	wait "$rpid"
+	got=$(cat "$tmp/stream.sum" 2>/dev/null)
+	if [ "$got" = "$want" ]; then
+		pass "uring: stream: a 192 MiB file read after dropping the caches has the right SHA-256"
+	else
+		fail "uring: stream: the 192 MiB file read back with SHA-256 '$got', want $want"
+	fi
+	if [ "$seen" -gt 0 ]; then
+		pass "uring: stream: a ring thread ran in streaming mode (normal policy, every CPU) in $seen of $i samples"
+	else
+		fail "uring: stream: in $i samples during the read no ring thread left its pinned SCHED_IDLE home"
+	fi
+	sleep 0.1
+	for ((i = 0; i < possible; i++)); do
+		taskset -c "$i" stat "$m/big" >/dev/null 2>&1 ||
+			stat "$m/big" >/dev/null
+	done
+	# the first wakeup after the quiet time serves, then goes home
+	for ((i = 0; i < possible; i++)); do
+		taskset -c "$i" ls -l "$m" >/dev/null 2>&1 || ls -l "$m" >/dev/null
+	done
+	read -r st home < <(ring_modes "$dpid")
+	if [ "$home" = "$possible" ] && [ "$st" = 0 ]; then
+		pass "uring: stream: after the read all $possible ring threads are back pinned at SCHED_IDLE"
+	else
+		fail "uring: stream: after the read $home of $possible ring threads at home, $st still streaming"
+	fi
+	fusermount3 -u "$m"
+}
+
 # 2. the mount-level groups again, with io_uring on: each is a case that
 # runs its whole group (VC_CASE cleared), lines prefixed "uring: "
 rerun() {
@@ -216,5 +338,5 @@ case_posix() { rerun 56-posix; }
 case_tamper() { rerun 57-tamper; }
 case_failure() { rerun 58-failure; }
 case_stress() { rerun 59-stress; }
-run_cases case_rings case_mount case_posix case_tamper case_failure case_stress
+run_cases case_rings case_stream case_mount case_posix case_tamper case_failure case_stress
 exit 0

@@ -66,6 +66,68 @@ os.close(fd)' "$mnt/big5"
 	umnt "$mnt"
 }
 
+# odirect_tmpfs: on a tmpfs cipher directory the large reads are plain
+# preads (rw_read.c: tmpfs's O_DIRECT is the same page-cache copy, so the
+# reopen would only cost an open and a close per READ), while the bytes
+# read stay right. Seen through strace of the daemon: no open with
+# O_DIRECT during a streaming read after a remount.
+case_odirect_tmpfs() {
+	local tf=$tmp/tmpfs v m pid n
+	if [ "$(id -u)" -ne 0 ]; then
+		if [ "${CI:-}" = true ]; then
+			fail "mount: odirect_tmpfs needs root (a tmpfs mount)"
+		else
+			echo "SKIP: mount: odirect_tmpfs (not root: cannot mount a tmpfs)"
+		fi
+		return
+	fi
+	need_tool strace || return
+	mkdir -p "$tf"
+	if ! mount -t tmpfs -o size=64m tmpfs "$tf"; then
+		fail "mount: cannot mount a tmpfs on $tf"
+		return
+	fi
+	v=$tf/vol m=$tmp/mnt-tf
+	new_cipherdir "$v"
+	head -c 6000017 /dev/urandom >"$tmp/big6"
+	if ! vc_mount "$v" "$m" -masterkey "$KEY"; then
+		fail "mount: the tmpfs volume did not mount"
+		umount "$tf"
+		return
+	fi
+	cp "$tmp/big6" "$m/big6"
+	umnt "$m"
+	vc_mount "$v" "$m" -masterkey "$KEY"
+	pid=$(pgrep -n -f -- "$v $m" || true)
+	if [ -z "$pid" ]; then
+		fail "mount: no daemon found for the tmpfs volume"
+		umnt "$m"
+		umount "$tf"
+		return
+	fi
+	strace -f -qq -e trace=open,openat -o "$tmp/tf.strace" -p "$pid" &
+	local spid=$!
+	sleep 0.5
+	if cmp -s "$tmp/big6" "$m/big6"; then
+		pass "mount: a 6 MB file on a tmpfs cipher directory reads back identical after a remount"
+	else
+		fail "mount: a 6 MB file on a tmpfs cipher directory differs after a remount"
+	fi
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	n=$(grep -c 'O_DIRECT' "$tmp/tf.strace")
+	if [ "$n" = 0 ] && [ -s "$tmp/tf.strace" ]; then
+		pass "mount: the daemon read the tmpfs cipher directory without reopening with O_DIRECT ($(wc -l <"$tmp/tf.strace") opens traced)"
+	elif [ ! -s "$tmp/tf.strace" ]; then
+		fail "mount: strace of the daemon saw no open at all during the read (attach failed?)"
+	else
+		fail "mount: the daemon reopened with O_DIRECT $n times on a tmpfs cipher directory: $(grep -m1 O_DIRECT "$tmp/tf.strace" | head -c 200)"
+	fi
+	rm -f "$tmp/big6"
+	umnt "$m"
+	umount "$tf"
+}
+
 # tamper: one flipped ciphertext byte of the tree's f4096 -> EIO
 case_tamper() {
 	local enc cf
