@@ -221,3 +221,9 @@ int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
 		return -EIO;
 	return content_block_open(v, out, outlen, in, inlen, 0, NULL);
 }
+
+const char *content_gcm_backend_enable(void)
+{
+	(void)ossl_gcm_backend_enable();
+	return ossl_gcm_backend();
+}
