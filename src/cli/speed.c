@@ -19,7 +19,9 @@
  * calibration chose (crypto/calibrate.h; its figures are printed on the
  * line after the cpu line, as -version prints them).
  * VCRYPTFS_SPEED_SECONDS (default 1) shortens the run for tests.
- * Depends on: crypto/ (aead_fast, dispatch, cpu, chacha20), libcrypto.
+ * Depends on: crypto/ (aead_fast, dispatch, cpu, chacha20, ossl_aead),
+ * format/content.h (the mount's GCM switch), libcrypto, libgcrypt (via
+ * ossl_aead).
  */
 #include "cli/speed.h"
 

@@ -8,6 +8,9 @@
  * exception, written down here: it is libcrypto's allocator (a mutex
  * around the arena, malloc for what stays outside it), and it sits beside
  * the wrappers that open the scopes because crypto/ cannot see base/.
+ * The same arena serves libgcrypt's secure allocations through
+ * ossl_mem_alloc/free/realloc/owns (gcm_backend_gcrypt.c's handler):
+ * one allocator, one mutex, for both libraries.
  * Depends on: libcrypto (CRYPTO_set_mem_functions, fetches), libc. Not
  * proved.
  */

@@ -2,7 +2,8 @@
 /*
  * File-content blocks: sizes, AAD, seal/open per backend. See content.h.
  * Spec: ../shared/FORMAT.md 4.3-4.8.
- * Depends on: crypto/ossl_aead.h (AES-GCM, AES-SIV, random bytes),
+ * Depends on: crypto/ossl_aead.h (AES-GCM on libgcrypt or OpenSSL,
+ * AES-SIV, random bytes; content_gcm_backend_enable switches AES-GCM),
  * crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
  */
 #include "format/content.h"
