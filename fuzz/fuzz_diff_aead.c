@@ -307,7 +307,6 @@ static int evp_gcm(uint8_t *out, uint8_t tag_out[16], const uint8_t *in,
 	int outl = 0;
 	int ok;
 	uint8_t fin[16];
-	uint8_t tagbuf[16];
 
 	FZ_CHECK(ctx != NULL, "EVP_CIPHER_CTX_new");
 	FZ_CHECK(EVP_CipherInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL,
@@ -325,6 +324,8 @@ static int evp_gcm(uint8_t *out, uint8_t tag_out[16], const uint8_t *in,
 				 (size_t)outl == len,
 			 "EVP_CipherUpdate");
 	if (!enc) {
+		uint8_t tagbuf[16];
+
 		memcpy(tagbuf, tag_in, 16);
 		FZ_CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16,
 					     tagbuf) == 1,
@@ -372,8 +373,8 @@ static void check_gcm(const struct fz_case *k)
 		memset(out, FZ_SENTINEL, len ? len : 1);
 		r1 = ossl_gcm_open(out, k->m, len, k->tag, adlen ? ad : NULL,
 				   adlen, k->key, iv, ivlen);
-		r2 = evp_gcm(oc, NULL, k->m, len, k->tag, ad, adlen, k->key,
-			     iv, ivlen);
+		r2 = evp_gcm(oc, NULL, k->m, len, k->tag, ad, adlen, k->key, iv,
+			     ivlen);
 		FZ_CHECK(r1 == r2, "gcm forged open verdict != OpenSSL EVP");
 		FZ_CHECK(r1 == 0 ? memcmp(out, oc, len) == 0
 				 : all_zero(out, len),
