@@ -33,8 +33,9 @@
  *                 _digest
  *   gcrypt        libgcrypt, one handle opened and keyed once; per block
  *                 gcry_cipher_setiv, _authenticate, _encrypt, _gettag
- *   backend       crypto/gcm_backend_gcrypt.h, the libgcrypt backend meant
- *                 for ossl_gcm_seal (key check, handles in secure memory)
+ *   backend       crypto/gcm_backend_gcrypt.h, the libgcrypt backend behind
+ *                 the mount's ossl_gcm_seal (key check, handles in secure
+ *                 memory; "wrap" here stays on OpenSSL: not enabled)
  *   wrap-open, evp-open, evp-lean-open, nettle-open, gcrypt-open,
  *   backend-open:
  *                 decrypt + verify of a sealed block (reads are the common

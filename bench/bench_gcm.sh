@@ -130,7 +130,7 @@ row evp-copy "seal: EVP_CIPHER_CTX_copy of a keyed template" "$wrap"
 row evp-stream "EVP one running context, no IV/AD/tag (ceiling)" "$wrap"
 row nettle "seal: nettle gcm_aes256 (set_iv 16, update, encrypt)" "$wrap"
 row gcrypt "seal: libgcrypt (setiv, authenticate, encrypt)" "$wrap"
-row backend "seal: gcm_backend_gcrypt (the backend to wire in)" "$wrap"
+row backend "seal: gcm_backend_gcrypt (the mount's AES-GCM path)" "$wrap"
 row wrap-open "open: vcryptfs ossl_gcm_open (wrapper)" "$wrapo"
 row evp-open "open: EVP, the wrapper's sequence" "$wrapo"
 row evp-lean-open "open: EVP, fetched, EVP_Cipher + set_params tag" "$wrapo"
@@ -158,6 +158,6 @@ if [ "$r" = "-" ]; then st="not measured"; elif
 	awk -v r="$r" 'BEGIN { exit !(r < 1.0) }'; then st="NOT met"; fi
 printf 'goal: %-58s %5s (>= 1.0): %s\n' "AES-GCM wrapper seal / gocryptfs AES-GCM-256-Go (issue 21)" "$r" "$st"
 for k in backend backend-open; do
-	printf '      %-58s %5s\n' "$k (libgcrypt, to wire in) / gocryptfs AES-GCM-256-Go" "$(ratio "$(val "$k")" "$go")"
+	printf '      %-58s %5s\n' "$k (libgcrypt, the mount's path) / gocryptfs AES-GCM-256-Go" "$(ratio "$(val "$k")" "$go")"
 done
 exit 0

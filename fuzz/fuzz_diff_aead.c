@@ -3,7 +3,9 @@
  * xchachapoly_open, chachapoly_seal_fast, chachapoly_open_fast,
  * xchachapoly_seal_fast, xchachapoly_open_fast (under each kernel of
  * dispatch_list() via dispatch_force), hchacha20, OpenSSL
- * EVP_chacha20_poly1305. */
+ * EVP_chacha20_poly1305; ossl_gcm_seal and ossl_gcm_open on both
+ * backends (libgcrypt: ossl_gcm_backend_enable; OpenSSL) against OpenSSL
+ * EVP_aes_256_gcm. */
 /*
  * Differential fuzzing of the AEADs (RFC 8439 2.8; XChaCha draft 2.3 as
  * gocryptfs uses it). The fuzzer picks IETF or X variant, key, nonce, AD,
@@ -18,6 +20,12 @@
  * the fast AEAD (aead_fast.h) under every kernel this CPU can run (on
  * AVX2, seals from 512 bytes take the stitched body and opens of 512 to
  * 4096 bytes the stitched open body: dispatch.h body, open_body).
+ * AES-256-GCM (FORMAT.md 4.4) on the same input: key, the first 16 (flag
+ * 0x20: 12) nonce bytes as IV, AD, message, tamper, forged mode; the
+ * wrappers ossl_gcm_seal/ossl_gcm_open, once on the libgcrypt backend
+ * the mount uses and once on OpenSSL, must give EVP_aes_256_gcm's bytes
+ * and verdicts, and a rejecting open must leave zeros (their contract).
+ * Without ossl_mem_init here, libgcrypt's handles are in its own pool.
  * Test code: not constant time, not proved.
  */
 #include <openssl/evp.h>
@@ -26,6 +34,7 @@
 #include "crypto/aead_xchacha.h"
 #include "crypto/chacha20.h"
 #include "crypto/dispatch.h"
+#include "crypto/ossl_aead.h"
 #include "fuzz_util.h"
 
 #define FZ_MAX_MSG 4200
@@ -284,6 +293,149 @@ out:
 	free(out);
 }
 
+/* ----------------------------------------------------------- AES-GCM */
+
+/* OpenSSL EVP AES-256-GCM, a fresh context; decrypt when tag_in != NULL.
+ * 0, or -1 when the tag does not verify. */
+static int evp_gcm(uint8_t *out, uint8_t tag_out[16], const uint8_t *in,
+		   size_t len, const uint8_t tag_in[16], const uint8_t *ad,
+		   size_t adlen, const uint8_t key[32], const uint8_t *iv,
+		   size_t ivlen)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int enc = tag_in == NULL;
+	int outl = 0;
+	int ok;
+	uint8_t fin[16];
+
+	FZ_CHECK(ctx != NULL, "EVP_CIPHER_CTX_new");
+	FZ_CHECK(EVP_CipherInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL,
+				   enc) == 1 &&
+			 EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN,
+					     (int)ivlen, NULL) == 1 &&
+			 EVP_CipherInit_ex(ctx, NULL, NULL, key, iv, enc) == 1,
+		 "EVP_CipherInit_ex aes-256-gcm");
+	if (adlen > 0)
+		FZ_CHECK(EVP_CipherUpdate(ctx, NULL, &outl, ad, (int)adlen) ==
+				 1,
+			 "EVP_CipherUpdate AD");
+	if (len > 0)
+		FZ_CHECK(EVP_CipherUpdate(ctx, out, &outl, in, (int)len) == 1 &&
+				 (size_t)outl == len,
+			 "EVP_CipherUpdate");
+	if (!enc) {
+		uint8_t tagbuf[16];
+
+		memcpy(tagbuf, tag_in, 16);
+		FZ_CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16,
+					     tagbuf) == 1,
+			 "SET_TAG");
+	}
+	ok = EVP_CipherFinal_ex(ctx, fin, &outl) == 1;
+	if (enc) {
+		FZ_CHECK(ok, "EVP_CipherFinal_ex seal");
+		FZ_CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16,
+					     tag_out) == 1,
+			 "GET_TAG");
+	}
+	EVP_CIPHER_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return 0;
+	return 1;
+}
+
+/* The case through ossl_gcm_seal/ossl_gcm_open on the backend in use. */
+static void check_gcm(const struct fz_case *k)
+{
+	size_t ivlen = (k->flags & 0x20) ? 12 : 16;
+	size_t adlen = k->adlen, len = k->len;
+	int kind = (k->flags >> 1) & 3;
+	uint8_t iv[16], tag[16], otag[16];
+	uint8_t *ad = malloc(adlen ? adlen : 1);
+	uint8_t *c = malloc(len ? len : 1);
+	uint8_t *oc = malloc(len ? len : 1);
+	uint8_t *out = malloc(len ? len : 1);
+	const char *be = ossl_gcm_backend();
+	int r1, r2;
+
+	FZ_CHECK(ad && c && oc && out, "malloc");
+	memcpy(iv, k->nonce, 16);
+	if (adlen > 0)
+		memcpy(ad, k->ad, adlen);
+	if (k->flags & 0x10) {
+		/* forged: message bytes as ciphertext, fuzzer tag */
+		memset(out, FZ_SENTINEL, len ? len : 1);
+		r1 = ossl_gcm_open(out, k->m, len, k->tag, adlen ? ad : NULL,
+				   adlen, k->key, iv, ivlen);
+		r2 = evp_gcm(oc, NULL, k->m, len, k->tag, ad, adlen, k->key, iv,
+			     ivlen);
+		FZ_CHECK(r1 == r2, "gcm forged open verdict != OpenSSL EVP");
+		FZ_CHECK(r1 == 0 ? memcmp(out, oc, len) == 0
+				 : all_zero(out, len),
+			 "gcm forged open output");
+		goto out;
+	}
+	ossl_gcm_seal(c, tag, k->m, len, adlen ? ad : NULL, adlen, k->key, iv,
+		      ivlen);
+	evp_gcm(oc, otag, k->m, len, NULL, ad, adlen, k->key, iv, ivlen);
+	if (memcmp(c, oc, len) != 0 || memcmp(tag, otag, 16) != 0) {
+		fprintf(stderr, "gcm %s: ivlen %zu adlen %zu len %zu\n", be,
+			ivlen, adlen, len);
+		FZ_CHECK(0, "gcm seal (ciphertext, tag) != OpenSSL EVP");
+	}
+	/* in place */
+	memcpy(out, k->m, len);
+	ossl_gcm_seal(out, otag, out, len, adlen ? ad : NULL, adlen, k->key, iv,
+		      ivlen);
+	FZ_CHECK(memcmp(out, c, len) == 0 && memcmp(otag, tag, 16) == 0,
+		 "gcm in-place seal differs");
+	switch (kind) {
+	case 1:
+		tag[k->pos % 16] ^= k->bit;
+		break;
+	case 2:
+		if (len > 0)
+			c[k->pos % len] ^= k->bit;
+		else
+			tag[k->pos % 16] ^= k->bit;
+		break;
+	case 3:
+		if (adlen > 0)
+			ad[k->pos % adlen] ^= k->bit;
+		else
+			iv[k->pos % ivlen] ^= k->bit;
+		break;
+	default:
+		break;
+	}
+	memset(out, FZ_SENTINEL, len ? len : 1);
+	r1 = ossl_gcm_open(out, c, len, tag, adlen ? ad : NULL, adlen, k->key,
+			   iv, ivlen);
+	r2 = evp_gcm(oc, NULL, c, len, tag, ad, adlen, k->key, iv, ivlen);
+	FZ_CHECK(r1 == r2, "gcm open verdict != OpenSSL EVP");
+	FZ_CHECK(r1 == (kind == 0 ? 0 : -1), "gcm open verdict");
+	FZ_CHECK(r1 == 0 ? memcmp(out, k->m, len) == 0 : all_zero(out, len),
+		 "gcm open output (message, or zeros on reject)");
+	/* in place */
+	memcpy(out, c, len);
+	FZ_CHECK(ossl_gcm_open(out, out, len, tag, adlen ? ad : NULL, adlen,
+			       k->key, iv, ivlen) == r1 &&
+			 (r1 == 0 ? memcmp(out, k->m, len) == 0
+				  : all_zero(out, len)),
+		 "gcm in-place open");
+out:
+	free(ad);
+	free(c);
+	free(oc);
+	free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f;
@@ -293,7 +445,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nk = 0;
 	uint8_t *ad;
 	uint8_t *m;
+	static int gcrypt = -1;
 
+	if (gcrypt < 0)
+		gcrypt = ossl_gcm_backend_enable() == 0;
 	fz_init(&f, data, size);
 	k.flags = fz_u8(&f);
 	fz_bytes(&f, k.key, sizeof(k.key));
@@ -321,6 +476,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		a.fast = ks[i].name;
 		check_variant(&a, &k);
 	}
+	/* AES-GCM: the mount's backend (when libgcrypt is usable here:
+	 * test_gcm_wired asserts that it is), then OpenSSL's wrapper */
+	if (gcrypt)
+		check_gcm(&k);
+	ossl_gcm_backend_disable();
+	check_gcm(&k);
+	if (gcrypt)
+		(void)ossl_gcm_backend_enable();
 	free(ad);
 	free(m);
 	return 0;

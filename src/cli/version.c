@@ -4,13 +4,16 @@
  * masked by VCRYPTFS_IMPL, what the start-up calibration measured and the
  * kernels chosen. See version.h.
  * Layer: cli/; depends on crypto/cpu.h, crypto/dispatch.h,
- * crypto/calibrate.h, libcrypto (version string). Not proved.
+ * crypto/calibrate.h, crypto/ossl_aead.h and crypto/gcm_backend_gcrypt.h
+ * (the AES-GCM backend a mount would use: it enables it, as a mount
+ * does), libcrypto (version string). Not proved.
  * Output lines (tests/checks/40-qemu.sh parses "kernel: NAME"):
  *   vcryptfs 0.1; OpenSSL 3.0.x ...
  *   cpu features: ssse3 avx avx2 aes pclmulqdq
  *   masked by VCRYPTFS_IMPL=auto: none
  *   calibration: portable 610.2, ssse3 853.0, ... MB/s (...); chosen avx2 ...
  *   kernel: avx2 (ChaCha20 avx2, 8 blocks per step; Poly1305 poly1305-avx2)
+ *   aes-gcm: gcrypt (libgcrypt 1.10.1)      or: OpenSSL (libgcrypt unusable)
  */
 #include "cli/version.h"
 
@@ -19,6 +22,8 @@
 #include "crypto/calibrate.h"
 #include "crypto/cpu.h"
 #include "crypto/dispatch.h"
+#include "crypto/gcm_backend_gcrypt.h"
+#include "crypto/ossl_aead.h"
 
 /* see version.h */
 void version_print(FILE *f)
@@ -39,4 +44,10 @@ void version_print(FILE *f)
 		"kernel: %s (ChaCha20 %s, %u blocks per step; Poly1305 %s)\n",
 		ch->kernel->name, ch->kernel->name, ch->kernel->blocks,
 		ch->poly1305);
+	if (ossl_gcm_backend_enable() == 0)
+		fprintf(f, "aes-gcm: %s (libgcrypt %s)\n", ossl_gcm_backend(),
+			gcm_gcrypt_version());
+	else
+		fprintf(f, "aes-gcm: %s (libgcrypt unusable)\n",
+			ossl_gcm_backend());
 }

@@ -10,6 +10,7 @@
 #include "crypto/gcm_backend_gcrypt.h"
 
 #include <assert.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,11 @@
 #include <gcrypt.h>
 
 #include "crypto/ct.h"
+#include "crypto/ossl_mem.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_rc = -1;
+static int own_alloc; /* 1 when our allocation handler is installed */
 
 _Noreturn static void die(const char *what, gcry_error_t err)
 {
@@ -29,18 +32,100 @@ _Noreturn static void die(const char *what, gcry_error_t err)
 	abort();
 }
 
+/* --------------------------------------- libgcrypt's allocation handler */
+
+/* free() for a block of libc's heap, wiped first (a secure request that
+ * did not fit the arena, or a plain one: libgcrypt wipes only its own
+ * secure pool, which the handler replaces). */
+static void heap_free(void *p)
+{
+	explicit_bzero(p, malloc_usable_size(p));
+	free(p);
+}
+
+/* Secure: the arena; when it is full (counted by ossl_mem_stats), the
+ * heap, so that a busy daemon slows down in hygiene rather than dies
+ * (test 73-secrets would find the key there). */
+static void *alloc_secure(size_t n)
+{
+	void *p = ossl_mem_alloc(n);
+
+	return p != NULL ? p : malloc(n);
+}
+
+static int is_secure(const void *p)
+{
+	return ossl_mem_owns(p);
+}
+
+static void *alloc_plain(size_t n)
+{
+	return malloc(n);
+}
+
+static void free_any(void *p)
+{
+	if (p == NULL)
+		return;
+	if (ossl_mem_owns(p))
+		ossl_mem_free(p);
+	else
+		heap_free(p);
+}
+
+/* An arena block stays in the arena (ossl_mem_realloc); a heap block is
+ * moved by hand so that the old one is wiped. */
+static void *realloc_any(void *p, size_t n)
+{
+	size_t have;
+	void *q;
+
+	if (p == NULL)
+		return malloc(n);
+	if (ossl_mem_owns(p))
+		return ossl_mem_realloc(p, n);
+	if (n == 0) {
+		heap_free(p);
+		return NULL;
+	}
+	have = malloc_usable_size(p);
+	q = malloc(n);
+	if (q == NULL)
+		return NULL;
+	memcpy(q, p, have < n ? have : n);
+	heap_free(p);
+	return q;
+}
+
+/* ------------------------------------------------------------- init */
+
 static void global_init(void)
 {
-	/* libgcrypt's rule: the version check is the first call */
+	/*
+	 * The handler before the version check (libgcrypt's rule: it must
+	 * be the first call), and only when nothing initialised libgcrypt
+	 * yet: blocks of its own pool must never reach free_any. With it,
+	 * every gcry_malloc_secure (the GCRY_CIPHER_SECURE handles) lands in
+	 * ossl_mem's locked, no-dump arena, and libgcrypt's secure pool
+	 * (mlock'd, but in core dumps) is never initialised.
+	 */
+	if (ossl_mem_ready() && !gcry_control(GCRYCTL_ANY_INITIALIZATION_P)) {
+		gcry_set_allocation_handler(alloc_plain, alloc_secure,
+					    is_secure, realloc_any, free_any);
+		own_alloc = 1;
+	}
 	if (gcry_check_version("1.10.0") == NULL)
 		return;
 	if (!gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P)) {
-		/* secure memory for the handles: mlock'd pages, grown on
-		 * demand (one pair of handles per thread); no "using insecure
-		 * memory" line when mlock is refused */
+		/* no "using insecure memory" line when mlock is refused */
 		gcry_control(GCRYCTL_DISABLE_SECMEM_WARN);
-		gcry_control(GCRYCTL_AUTO_EXPAND_SECMEM, 32768);
-		gcry_control(GCRYCTL_INIT_SECMEM, 32768, 0);
+		if (!own_alloc) {
+			/* no arena (unit tests, benchmarks): libgcrypt's own
+			 * pool, mlock'd and grown on demand (one pair of
+			 * handles per thread) */
+			gcry_control(GCRYCTL_AUTO_EXPAND_SECMEM, 32768);
+			gcry_control(GCRYCTL_INIT_SECMEM, 32768, 0);
+		}
 		gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 	}
 	if (gcry_fips_mode_active())
@@ -53,6 +138,16 @@ int gcm_gcrypt_init(void)
 	if (pthread_once(&init_once, global_init) != 0)
 		return -1;
 	return init_rc;
+}
+
+int gcm_gcrypt_in_arena(void)
+{
+	return own_alloc;
+}
+
+const char *gcm_gcrypt_version(void)
+{
+	return init_rc == 0 ? gcry_check_version(NULL) : NULL;
 }
 
 /* Whether key differs from the one handle dir holds; constant time in

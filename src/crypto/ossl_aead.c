@@ -8,13 +8,21 @@
  * struct allocated, like the contexts, inside a secret scope (ossl_mem.h):
  * in the locked arena once ossl_mem_init() ran; nothing of a key stays in
  * thread-local or ordinary heap memory.
- * Depends on: libcrypto, ct.h, ossl_mem.h. Not proved.
+ * GCM backend: once ossl_gcm_backend_enable() succeeded, ossl_gcm_seal and
+ * ossl_gcm_open run on libgcrypt (gcm_backend_gcrypt.h) with the state in
+ * the same per-thread struct; the handles' key schedules are in the arena
+ * too (libgcrypt's allocation handler, see gcm_backend_gcrypt.h). The
+ * switch is one atomic flag, read per call; the two paths keep separate
+ * state, so flipping it (tests) is safe at any time.
+ * Depends on: libcrypto, libgcrypt (through gcm_backend_gcrypt.h), ct.h,
+ * ossl_mem.h. Not proved.
  */
 #include "crypto/ossl_aead.h"
 
 #include <assert.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +33,7 @@
 #include <openssl/rand.h>
 
 #include "crypto/ct.h"
+#include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_mem.h"
 
 /* One cached context: the key (or key + IV length) it was set up with. */
@@ -35,12 +44,15 @@ struct keyed_ctx {
 };
 
 /* Per-thread state. gcm[0]/ecb[0] decrypt, [1] encrypt; siv[0] is the
- * keyed template, siv[1] the working copy. Allocated in a secret scope. */
+ * keyed template, siv[1] the working copy; gcr: the libgcrypt GCM
+ * backend's handles and key copies. Allocated in a secret scope. */
 struct tls_state {
 	struct keyed_ctx gcm[2], ecb[2], siv[2];
+	struct gcm_gcrypt gcr;
 };
 
 static _Thread_local struct tls_state *tls;
+static atomic_int gcm_backend; /* 1: ossl_gcm_* run on libgcrypt */
 static EVP_CIPHER *gcm_cipher, *ecb_cipher, *siv_cipher;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
@@ -112,6 +124,7 @@ void ossl_aead_thread_cleanup(void)
 		EVP_CIPHER_CTX_free(t->ecb[i].ctx);
 		EVP_CIPHER_CTX_free(t->siv[i].ctx);
 	}
+	gcm_gcrypt_release(&t->gcr); /* closes only handles it opened */
 	OPENSSL_clear_free(t, sizeof(*t));
 	tls = NULL;
 	(void)pthread_setspecific(exit_key, NULL);
@@ -158,6 +171,31 @@ static void kc_keyed(struct keyed_ctx *kc, const uint8_t *key, size_t keylen,
 
 /* ---------------------------------------------------------------- GCM */
 
+int ossl_gcm_backend_enable(void)
+{
+	if (gcm_gcrypt_init() != 0)
+		return -1;
+	atomic_store_explicit(&gcm_backend, 1, memory_order_relaxed);
+	return 0;
+}
+
+void ossl_gcm_backend_disable(void)
+{
+	atomic_store_explicit(&gcm_backend, 0, memory_order_relaxed);
+}
+
+const char *ossl_gcm_backend(void)
+{
+	return atomic_load_explicit(&gcm_backend, memory_order_relaxed)
+		       ? "gcrypt"
+		       : "OpenSSL";
+}
+
+static int use_gcrypt(void)
+{
+	return atomic_load_explicit(&gcm_backend, memory_order_relaxed);
+}
+
 /* Return this thread's GCM context for direction enc, keyed with key and
  * ready for an IV of ivlen bytes. Re-keys only when key or ivlen changed. */
 static EVP_CIPHER_CTX *gcm_ctx(int enc, const uint8_t key[32], size_t ivlen)
@@ -187,6 +225,11 @@ void ossl_gcm_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 
 	assert(ivlen == 12 || ivlen == 16);
 	assert(len <= INT_MAX && adlen <= INT_MAX);
+	if (use_gcrypt()) {
+		gcm_gcrypt_seal(&tls_get()->gcr, c, tag, m, len, ad, adlen, key,
+				iv, ivlen);
+		return;
+	}
 	ctx = gcm_ctx(1, key, ivlen);
 	if (EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, iv) != 1)
 		ossl_die("AES-256-GCM set IV");
@@ -211,6 +254,9 @@ int ossl_gcm_open(uint8_t *m, const uint8_t *c, size_t len,
 
 	assert(ivlen == 12 || ivlen == 16);
 	assert(len <= INT_MAX && adlen <= INT_MAX);
+	if (use_gcrypt())
+		return gcm_gcrypt_open(&tls_get()->gcr, m, c, len, tag, ad,
+				       adlen, key, iv, ivlen);
 	ctx = gcm_ctx(0, key, ivlen);
 	memcpy(t, tag, 16);
 	if (EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, iv) != 1 ||

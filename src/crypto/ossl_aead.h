@@ -4,14 +4,17 @@
  * with a 16-byte (or 12-byte) IV, AES-256-SIV (RFC 5297), raw AES-256 blocks
  * (ECB, for EME), SHA-256 and random bytes.
  * Spec: ../shared/FORMAT.md 4.4 (GCM IVLEN 16, SIV AD order), 5.1, 16.
- * Depends on: libcrypto, ct.h, ossl_mem.h. Besides this file only kdf.c
- * and ossl_mem.c in crypto/ include OpenSSL headers.
+ * Depends on: libcrypto, ct.h, ossl_mem.h, gcm_backend_gcrypt.h (in the
+ * .c). Besides this file only kdf.c and ossl_mem.c in crypto/ include
+ * OpenSSL headers.
  * Contexts: one EVP_CIPHER_CTX per thread and primitive (thread-local); a
  * key is installed only when it differs from the last one used by that
  * thread, then only the IV changes per call. A copy of the last key stays
  * in the thread's state until ossl_aead_thread_cleanup() or thread exit;
  * that state and the contexts (key schedules) are allocated in a secret
  * scope: in the locked arena once ossl_mem_init() ran (ossl_mem.h).
+ * AES-256-GCM runs on libgcrypt instead once ossl_gcm_backend_enable()
+ * succeeded (gcm_backend_gcrypt.h; same bytes, same contract).
  * A libcrypto call that should never fail (allocation, init) aborts the
  * process with one log line (ossl_die). Not proved (OpenSSL is opaque).
  */
@@ -49,6 +52,19 @@ void ossl_gcm_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 int ossl_gcm_open(uint8_t *m, const uint8_t *c, size_t len,
 		  const uint8_t tag[16], const uint8_t *ad, size_t adlen,
 		  const uint8_t key[32], const uint8_t *iv, size_t ivlen);
+
+/*
+ * The AES-256-GCM backend behind ossl_gcm_seal/ossl_gcm_open. enable:
+ * initialise libgcrypt (gcm_gcrypt_init: after ossl_mem_init, so that its
+ * key schedules land in the arena; in a daemon, in the serving process
+ * after the fork) and switch to it; -1 (OpenSSL stays) when libgcrypt is
+ * unusable (older than 1.10, FIPS mode). disable: back to OpenSSL (tests,
+ * fuzzers). Both are safe while other threads seal. ossl_gcm_backend():
+ * "gcrypt" or "OpenSSL", the one in use.
+ */
+int ossl_gcm_backend_enable(void);
+void ossl_gcm_backend_disable(void);
+const char *ossl_gcm_backend(void);
 
 /*
  * AES-256-SIV (OpenSSL "AES-256-SIV", RFC 5297; key = K1 (CMAC) || K2

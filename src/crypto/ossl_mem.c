@@ -8,6 +8,9 @@
  * exception, written down here: it is libcrypto's allocator (a mutex
  * around the arena, malloc for what stays outside it), and it sits beside
  * the wrappers that open the scopes because crypto/ cannot see base/.
+ * The same arena serves libgcrypt's secure allocations through
+ * ossl_mem_alloc/free/realloc/owns (gcm_backend_gcrypt.c's handler):
+ * one allocator, one mutex, for both libraries.
  * Depends on: libcrypto (CRYPTO_set_mem_functions, fetches), libc. Not
  * proved.
  */
@@ -134,19 +137,48 @@ static void hook_free(void *p, const char *file, int line)
 {
 	(void)file;
 	(void)line;
+	ossl_mem_free(p);
+}
+
+static void *hook_realloc(void *p, size_t n, const char *file, int line)
+{
+	if (p == NULL)
+		return hook_malloc(n, file, line);
+	return ossl_mem_realloc(p, n);
+}
+
+/* ------------------------------------------- the arena for a second client */
+
+int ossl_mem_ready(void)
+{
+	return a_len != 0;
+}
+
+void *ossl_mem_alloc(size_t n)
+{
+	if (n == 0 || a_len == 0)
+		return NULL;
+	return arena_alloc(n);
+}
+
+int ossl_mem_owns(const void *p)
+{
+	return in_arena(p);
+}
+
+void ossl_mem_free(void *p)
+{
 	if (in_arena(p))
 		arena_free(p);
 	else
 		free(p);
 }
 
-static void *hook_realloc(void *p, size_t n, const char *file, int line)
+void *ossl_mem_realloc(void *p, size_t n)
 {
 	size_t have;
 	void *q;
 
-	if (p == NULL)
-		return hook_malloc(n, file, line);
 	if (!in_arena(p))
 		return realloc(p, n);
 	if (n == 0) {

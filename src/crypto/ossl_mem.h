@@ -18,6 +18,10 @@
  * scrypt output itself is written to the caller's locked buffer); a
  * request that no longer fits the arena goes to malloc too and is
  * counted (ossl_mem_stats).
+ * Second client: libgcrypt (gcm_backend_gcrypt.c) puts its secure
+ * allocations (the AES-256-GCM handles: key schedule, GHASH key) in the
+ * same arena through ossl_mem_alloc / ossl_mem_free / ossl_mem_realloc,
+ * and answers libgcrypt's "is this secure?" with ossl_mem_owns.
  * Spec: none (hygiene). Depends on: libcrypto, libc. Thread-safe: one
  * mutex around the arena; the scope is a per-thread counter.
  */
@@ -44,5 +48,28 @@ void ossl_mem_leave(void);
  * many scoped allocations did not fit it and went to malloc (a request
  * above 64 KiB is not counted: see the head comment). */
 void ossl_mem_stats(size_t *used, unsigned long *spills);
+
+/* 1 once ossl_mem_init() handed over an arena, else 0. */
+int ossl_mem_ready(void);
+
+/*
+ * The arena for another allocator (libgcrypt's handler): a zeroed block of
+ * n bytes (n <= 64 KiB - 16), 16-byte aligned, or NULL (n == 0, no arena,
+ * too large, or the arena is full: counted as a spill, the caller decides
+ * where to go instead). Thread-safe.
+ */
+void *ossl_mem_alloc(size_t n);
+
+/* 1 when p points into the arena (any byte of it), else 0. */
+int ossl_mem_owns(const void *p);
+
+/* Free p: an arena block is wiped whole and kept for reuse; any other
+ * pointer goes to free() as it is. p may be NULL. */
+void ossl_mem_free(void *p);
+
+/* realloc() for pointers of either kind: an arena block grows inside the
+ * arena (or, when it is full, into malloc), the old block wiped; any
+ * other pointer goes to realloc(). p must not be NULL. */
+void *ossl_mem_realloc(void *p, size_t n);
 
 #endif

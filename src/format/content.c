@@ -2,7 +2,8 @@
 /*
  * File-content blocks: sizes, AAD, seal/open per backend. See content.h.
  * Spec: ../shared/FORMAT.md 4.3-4.8.
- * Depends on: crypto/ossl_aead.h (AES-GCM, AES-SIV, random bytes),
+ * Depends on: crypto/ossl_aead.h (AES-GCM on libgcrypt or OpenSSL,
+ * AES-SIV, random bytes; content_gcm_backend_enable switches AES-GCM),
  * crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
  */
 #include "format/content.h"
@@ -220,4 +221,10 @@ int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
 	if (inlen == content_cipher_bs(v->cipher) && all_zero(in, inlen))
 		return -EIO;
 	return content_block_open(v, out, outlen, in, inlen, 0, NULL);
+}
+
+const char *content_gcm_backend_enable(void)
+{
+	(void)ossl_gcm_backend_enable();
+	return ossl_gcm_backend();
 }

@@ -90,4 +90,14 @@ int content_block_open(const struct volume *v, uint8_t *out, size_t *outlen,
 int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
 		       const uint8_t *in, size_t inlen);
 
+/*
+ * Switch AES-256-GCM blocks (and everything else sealed with
+ * ossl_gcm_seal) to the libgcrypt backend (crypto/ossl_aead.h
+ * ossl_gcm_backend_enable) for the rest of the process. The forward
+ * daemon calls it at the start of its serving process, after the fork.
+ * Returns the backend then in use, "gcrypt" or "OpenSSL" (libgcrypt
+ * unusable: the blocks stay on OpenSSL, same bytes).
+ */
+const char *content_gcm_backend_enable(void);
+
 #endif

@@ -4,7 +4,11 @@
  * libfuse session and multi-threaded loop, -ctlsock, io_uring, -idle,
  * -notifypid, the descriptor budget. The process around it (background
  * mode, signals, libfuse arguments) is fuse/daemon.h's, shared with the
- * reverse daemon. Spec: ../shared/FORMAT.md 11, 12.1, 13.5. Not proved.
+ * reverse daemon. The serving process (after daemon.c's fork) switches
+ * AES-GCM to the libgcrypt backend first (format/content.h
+ * content_gcm_backend_enable; its key schedules in the locked arena that
+ * secmem_relock locked again). Spec: ../shared/FORMAT.md 11, 12.1, 13.5.
+ * Not proved.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,7 +23,9 @@
 #include <unistd.h>
 
 #include "base/exitcodes.h"
+#include "base/log.h"
 #include "base/secmem.h"
+#include "format/content.h"
 #include "fuse/ctlsock.h"
 #include "fuse/daemon.h"
 #include "fuse/fs.h"
@@ -190,6 +196,9 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	int rootfd;
 	int rc = EXIT_OK;
 
+	/* in this process, before any worker thread: mlock is not inherited
+	 * across the fork (gcm_backend_gcrypt.h) */
+	log_debug("AES-GCM backend: %s", content_gcm_backend_enable());
 	rootfd = sys_openat(AT_FDCWD, o->cipherdir,
 			    O_PATH | O_DIRECTORY | O_NOFOLLOW, 0);
 	if (rootfd < 0) {

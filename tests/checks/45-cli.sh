@@ -391,7 +391,8 @@ case_init_auto() {
 }
 
 # --- -speed on this CPU (issue 8; the core2duo case is in 40-qemu): every
-# row, gocryptfs's layout, one XChaCha20-Poly1305 kernel selected, AES-GCM
+# row, gocryptfs's layout, one XChaCha20-Poly1305 kernel selected, one
+# AES-GCM row (the mount's backend, gcrypt when libgcrypt is usable)
 # selected exactly when the CPU has AES-NI and PCLMULQDQ; VCRYPTFS_IMPL
 # masks show. Short rows (VCRYPTFS_SPEED_SECONDS); no time is asserted.
 # speed_check NAME IMPL BIN: IMPL is a VCRYPTFS_IMPL value or "" (auto)
@@ -407,7 +408,7 @@ speed_check() {
 	grep -q '^vcryptfs .*; OpenSSL ' speed.txt || bad="$bad; no version line"
 	grep -qE '^cpu: .*; (with|no) AES acceleration; features: .*; masked by VCRYPTFS_IMPL=' \
 		speed.txt || bad="$bad; no cpu line"
-	for row in AES-GCM-256-OpenSSL AES-SIV-512-OpenSSL \
+	for row in AES-GCM-256-OpenSSL AES-GCM-256-gcrypt AES-SIV-512-OpenSSL \
 		XChaCha20-Poly1305-portable XChaCha20-Poly1305-ssse3 \
 		XChaCha20-Poly1305-avx XChaCha20-Poly1305-avx2 XChaCha20-Poly1305-avx512 \
 		XChaCha20-Poly1305-OpenSSL; do
@@ -427,10 +428,19 @@ speed_check() {
 		grep -q "^calibration: skipped (VCRYPTFS_IMPL=$impl " speed.txt ||
 			bad="$bad; VCRYPTFS_IMPL=$impl did not skip the calibration"
 	fi
-	if grep -q '^AES-GCM-256-OpenSSL.*(selected in auto mode)' speed.txt; then
-		[ "$want_gcm" = 1 ] || bad="$bad; AES-GCM selected without AES-NI"
+	# one AES-GCM row selected, exactly with AES-NI: the mount's backend,
+	# gcrypt when its row was measured, else OpenSSL
+	local gsel=OpenSSL
+	grep -qE '^AES-GCM-256-gcrypt[[:space:]]+[0-9.]+ MB/s' speed.txt &&
+		gsel=gcrypt
+	nsel=$(grep -c '^AES-GCM-256-[A-Za-z]*[[:space:]].*(selected in auto mode)' speed.txt)
+	if [ "$want_gcm" = 1 ]; then
+		if [ "$nsel" != 1 ] ||
+			! grep -q "^AES-GCM-256-$gsel[[:space:]].*(selected in auto mode)" speed.txt; then
+			bad="$bad; AES-GCM-256-$gsel not the one AES-GCM row selected ($nsel selected)"
+		fi
 	else
-		[ "$want_gcm" = 0 ] || bad="$bad; AES-GCM not selected"
+		[ "$nsel" = 0 ] || bad="$bad; AES-GCM selected without AES-NI"
 	fi
 	if [ "$impl" = ssse3 ] && grep -qw avx2 /proc/cpuinfo; then
 		grep -q '^XChaCha20-Poly1305-avx2 .*N/A.*(masked by VCRYPTFS_IMPL)' \
