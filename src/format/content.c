@@ -4,6 +4,7 @@
  * Spec: ../shared/FORMAT.md 4.3-4.8.
  * Depends on: crypto/ossl_aead.h (AES-GCM on libgcrypt or OpenSSL,
  * AES-SIV, random bytes; content_gcm_backend_enable switches AES-GCM),
+ * crypto/ossl_mem.h (the backend only with the locked arena),
  * crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
  */
 #include "format/content.h"
@@ -13,6 +14,7 @@
 
 #include "crypto/ct.h"
 #include "crypto/ossl_aead.h"
+#include "crypto/ossl_mem.h"
 #include "crypto/aead_fast.h"
 
 #define CONTENT_MAX_PLAIN 65536 /* largest xattr value */
@@ -225,6 +227,9 @@ int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
 
 const char *content_gcm_backend_enable(void)
 {
-	(void)ossl_gcm_backend_enable();
+	/* without the locked arena libgcrypt would keep the key schedules
+	 * in its own pool, which is locked but lands in core dumps */
+	if (ossl_mem_ready())
+		(void)ossl_gcm_backend_enable();
 	return ossl_gcm_backend();
 }

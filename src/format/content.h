@@ -96,7 +96,8 @@ int content_value_open(const struct volume *v, uint8_t *out, size_t *outlen,
  * ossl_gcm_backend_enable) for the rest of the process. The forward
  * daemon calls it at the start of its serving process, after the fork.
  * Returns the backend then in use, "gcrypt" or "OpenSSL" (libgcrypt
- * unusable: the blocks stay on OpenSSL, same bytes).
+ * unusable, or no locked arena for its key schedules (crypto/ossl_mem.h):
+ * the blocks stay on OpenSSL, same bytes).
  */
 const char *content_gcm_backend_enable(void);
 
