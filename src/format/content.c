@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_aead.h"
 #include "crypto/ossl_mem.h"
 #include "crypto/aead_fast.h"
@@ -229,7 +230,8 @@ const char *content_gcm_backend_enable(void)
 {
 	/* without the locked arena libgcrypt would keep the key schedules
 	 * in its own pool, which is locked but lands in core dumps */
-	if (ossl_mem_ready())
-		(void)ossl_gcm_backend_enable();
+	if (ossl_mem_ready() && ossl_gcm_backend_enable() == 0 &&
+	    !gcm_gcrypt_in_arena())
+		ossl_gcm_backend_disable(); /* libgcrypt was set up before */
 	return ossl_gcm_backend();
 }
