@@ -39,45 +39,25 @@
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
 
+#include "bench_util.h"
+
+/* filler bytes: one sequence for the whole run */
+static uint32_t fill_state = 0x12345678U;
+
+static void fill_bytes(uint8_t *p, size_t n)
+{
+	bench_fill(&fill_state, p, n);
+}
+
 #define MAXSIZE (1 << 20)
 #define MAXSIZES 8
 
 static uint8_t buf[MAXSIZE + 16];
 static uint8_t key[32], nonce[24], ad[24], tag[16];
 
-static clockid_t clock_id = CLOCK_MONOTONIC;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(clock_id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-	static uint32_t x = 0x12345678U;
-
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (uint8_t)x;
-	}
-}
-
 enum target { T_FAST, T_REF, T_OSSL, T_GCM, T_GCM_EVP, T_GCM_STREAM };
 
 static EVP_CIPHER_CTX *octx, *gctx, *sctx;
-
-/* A new IV per block, as the filesystem draws one per block (cheaply:
- * the cost of the random generator is not part of the seal). */
-static void next_iv(void)
-{
-	for (int i = 0; i < 8 && ++nonce[i] == 0; i++)
-		;
-}
 
 static int one_chacha_ossl(size_t size)
 {
@@ -94,7 +74,7 @@ static int one_gcm_evp(size_t size)
 {
 	int l = 0;
 
-	next_iv();
+	bench_next_iv(nonce);
 	return EVP_EncryptInit_ex(gctx, NULL, NULL, NULL, nonce) == 1 &&
 	       EVP_EncryptUpdate(gctx, NULL, &l, ad, (int)sizeof(ad)) == 1 &&
 	       EVP_EncryptUpdate(gctx, buf, &l, buf, (int)size) == 1 &&
@@ -118,7 +98,7 @@ static int one(enum target t, size_t size)
 	case T_OSSL:
 		return one_chacha_ossl(size) ? 0 : -1;
 	case T_GCM:
-		next_iv();
+		bench_next_iv(nonce);
 		ossl_gcm_seal(buf, tag, buf, size, ad, sizeof(ad), key, nonce,
 			      16);
 		return 0;
@@ -144,13 +124,13 @@ static double measure(enum target t, size_t size, double secs)
 	for (int i = 0; i < (batch < 16 ? batch : 16); i++)
 		if (one(t, size) != 0)
 			return -1;
-	t0 = now();
+	t0 = bench_now();
 	do {
 		for (int i = 0; i < batch; i++)
 			if (one(t, size) != 0)
 				return -1;
 		iters += (unsigned long)batch;
-		t1 = now();
+		t1 = bench_now();
 	} while (t1 - t0 < secs);
 	return (double)size * (double)iters / 1e6 / (t1 - t0);
 }
@@ -234,7 +214,7 @@ int main(int argc, char **argv)
 
 	for (; i < argc && argv[i][0] == '-'; i += 2) {
 		if (strcmp(argv[i], "-c") == 0) {
-			clock_id = CLOCK_THREAD_CPUTIME_ID;
+			bench_clock = CLOCK_THREAD_CPUTIME_ID;
 			i--;
 			continue;
 		}
@@ -254,9 +234,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dispatch_init();
-	fill(key, sizeof(key));
-	fill(nonce, sizeof(nonce));
-	fill(ad, sizeof(ad));
+	fill_bytes(key, sizeof(key));
+	fill_bytes(nonce, sizeof(nonce));
+	fill_bytes(ad, sizeof(ad));
 	memset(buf, 0, sizeof(buf));
 	if (!ctx_init()) {
 		fprintf(stderr, "bench_crypto: OpenSSL init failed\n");

@@ -72,6 +72,16 @@
 #include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_aead.h"
 
+#include "bench_util.h"
+
+/* filler bytes: one sequence for the whole run */
+static uint32_t fill_state = 0x9e3779b9U;
+
+static void fill_bytes(uint8_t *p, size_t n)
+{
+	bench_fill(&fill_state, p, n);
+}
+
 #define MAXSIZE (1 << 20)
 #define MAXROUNDS 64
 #define NRING 8 /* pre-sealed blocks an open target cycles through */
@@ -81,36 +91,6 @@ static uint8_t ring_ct[NRING][MAXSIZE], ring_tag[NRING][16], ring_iv[NRING][16];
 static uint8_t key[32], iv[16], ad[24], tag[16];
 static size_t size = 4096;
 static unsigned ring_pos;
-
-static clockid_t clock_id = CLOCK_MONOTONIC;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(clock_id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-	static uint32_t x = 0x9e3779b9U;
-
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (uint8_t)x;
-	}
-}
-
-/* A new IV per block, as the filesystem draws one per block (cheaply:
- * the random generator is not part of the seal). */
-static void next_iv(void)
-{
-	for (int i = 0; i < 8 && ++iv[i] == 0; i++)
-		;
-}
 
 /* ---------------------------------------------------------- OpenSSL */
 
@@ -426,7 +406,7 @@ static int one(const struct target *t)
 	unsigned r;
 
 	if (!t->open) {
-		next_iv();
+		bench_next_iv(iv);
 		return t_seal(t, buf, tag, buf, size, iv);
 	}
 	r = ring_pos++ % NRING;
@@ -447,8 +427,8 @@ static int check(const struct target *t)
 
 		if (n > 4096)
 			n = 4096;
-		fill(m, n);
-		fill(v, sizeof(v));
+		fill_bytes(m, n);
+		fill_bytes(v, sizeof(v));
 		ossl_gcm_seal(c1, t1, m, n, ad, sizeof(ad), key, v, 16);
 		if (!t->open) {
 			if (!t_seal(t, c2, t2, m, n, v) ||
@@ -477,13 +457,13 @@ static double measure(const struct target *t, double secs)
 	for (int i = 0; i < (batch < 16 ? batch : 16); i++)
 		if (!one(t))
 			return -1;
-	t0 = now();
+	t0 = bench_now();
 	do {
 		for (int i = 0; i < batch; i++)
 			if (!one(t))
 				return -1;
 		iters += (unsigned long)batch;
-		t1 = now();
+		t1 = bench_now();
 	} while (t1 - t0 < secs);
 	return (double)size * (double)iters / 1e6 / (t1 - t0);
 }
@@ -519,8 +499,8 @@ static void print_paths(void)
 static void make_ring(void)
 {
 	for (int r = 0; r < NRING; r++) {
-		fill(ring_iv[r], 16);
-		fill(ring_ct[r], size);
+		fill_bytes(ring_iv[r], 16);
+		fill_bytes(ring_ct[r], size);
 		ossl_gcm_seal(ring_ct[r], ring_tag[r], ring_ct[r], size, ad,
 			      sizeof(ad), key, ring_iv[r], 16);
 	}
@@ -543,7 +523,7 @@ int main(int argc, char **argv)
 		const char *o = argv[i];
 
 		if (strcmp(o, "-c") == 0)
-			clock_id = CLOCK_THREAD_CPUTIME_ID;
+			bench_clock = CLOCK_THREAD_CPUTIME_ID;
 		else if (strcmp(o, "-R") == 0)
 			rev = 1;
 		else if (strcmp(o, "-l") == 0)
@@ -574,10 +554,10 @@ int main(int argc, char **argv)
 		}
 		use[k] = 1;
 	}
-	fill(key, sizeof(key));
-	fill(iv, sizeof(iv));
-	fill(ad, sizeof(ad));
-	fill(buf, size);
+	fill_bytes(key, sizeof(key));
+	fill_bytes(iv, sizeof(iv));
+	fill_bytes(ad, sizeof(ad));
+	fill_bytes(buf, size);
 	if (!evp_init() || !gcrypt_init()) {
 		fprintf(stderr, "bench_gcm: library init failed\n");
 		return 1;
