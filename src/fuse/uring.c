@@ -406,13 +406,21 @@ static void *ring_main(void *arg)
 				__atomic_store_n(&U.serving, 1,
 						 __ATOMIC_RELAXED);
 			if (serve_prep(e) == 0) {
-				if (!uring_hand_off(e))
+				/* read before the hand-off: then e is the
+				 * reader's */
+				int big = get32(e->hdr, RH_IN_OUT + IN_OPCODE) ==
+						  K_FUSE_READ &&
+					  get32(e->hdr, RH_OP_IN + READ_IN_SIZE) >=
+						  URING_STREAM_MIN;
+
+				if (!uring_hand_off(e)) {
 					uring_serve(e);
-				else {
+				} else {
 					q->out++;
-					last_hand = uring_now_ms();
-					if (!normal) {
-						uring_stream_mode();
+					if (big) {
+						last_hand = uring_now_ms();
+						if (!normal)
+							uring_stream_mode();
 						normal = 1;
 					}
 				}
