@@ -17,7 +17,8 @@
 #      io_uring on, their lines prefixed "uring: ";
 #   3. streaming mode: during a streaming read a ring thread runs with
 #      the normal policy on every CPU, the bytes are right, and afterwards
-#      every ring thread is pinned at SCHED_IDLE again; the two-core
+#      every ring thread is pinned at SCHED_IDLE again; reading many
+#      200 KiB files does not start streaming mode; the two-core
 #      helper thread, started under a ring thread, did not inherit its
 #      pinned SCHED_IDLE.
 # Cases: rings (part 1), stream (part 3), mount, posix, tamper, failure, stress (part 2,
@@ -318,6 +319,33 @@ print(h.hexdigest())' "$m/big" >"$tmp/stream.sum" &
 		pass "uring: stream: after the read all $possible ring threads are back pinned at SCHED_IDLE"
 	else
 		fail "uring: stream: after the read $home of $possible ring threads at home, $st still streaming"
+	fi
+	# many files of 200 KiB: their READs (up to 256 KiB) go to the reader
+	# threads too, but do not start streaming mode (URING_STREAM_MIN), so
+	# the small-file round trips stay pinned at SCHED_IDLE
+	mkdir -p "$m/small"
+	head -c $((200 * 1024)) /dev/urandom >"$tmp/s200"
+	for ((i = 0; i < 150; i++)); do cp "$tmp/s200" "$m/small/f$i"; done
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	seen=0
+	(for ((j = 0; j < 3; j++)); do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		cat "$m"/small/f* >/dev/null
+	done) &
+	rpid=$!
+	for ((i = 0; i < 400; i++)); do
+		kill -0 "$rpid" 2>/dev/null || break
+		read -r st home < <(ring_modes "$dpid")
+		[ "$st" -gt 0 ] && seen=$((seen + 1))
+		sleep 0.005
+	done
+	wait "$rpid"
+	if [ "$seen" = 0 ] && [ "$i" -gt 0 ]; then
+		pass "uring: stream: reading 150 files of 200 KiB three times left every ring thread at home ($i samples)"
+	else
+		fail "uring: stream: reading 150 files of 200 KiB put a ring thread in streaming mode in $seen of $i samples"
 	fi
 	fusermount3 -u "$m"
 }
