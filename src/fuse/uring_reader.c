@@ -49,9 +49,10 @@ uint64_t uring_now_ms(void)
 }
 
 /*
- * Streaming mode of a ring thread: from a READ it hands to a reader
- * thread until URING_STAY_NORMAL_MS after the last such READ with none left
- * out, the ring thread runs with the normal policy on any CPU. The
+ * Streaming mode of a ring thread: from a READ of URING_STREAM_MIN bytes
+ * or more that it hands to a reader thread until URING_STAY_NORMAL_MS
+ * after the last such READ with none left out, the ring thread runs with
+ * the normal policy on any CPU. The
  * readers' replies come back through it, and the kernel copies each reply
  * (up to 1 MiB) into the page cache inside the commit that this thread
  * submits; the next read-ahead READs also wait for it to fetch them.
@@ -61,8 +62,9 @@ uint64_t uring_now_ms(void)
  * 2-vCPU guest, tmpfs, 400 MiB dd after a remount, 8 alternating rounds,
  * medians: 1.16 GB/s pinned at SCHED_IDLE, 1.20 GB/s at the normal policy
  * still pinned, 1.27 GB/s normal and unpinned; gocryptfs 0.77 GB/s,
- * /dev/fuse 1.33 GB/s. Small requests keep the pinned SCHED_IDLE round
- * trip: the thread goes back at the first wakeup after the quiet time.
+ * /dev/fuse 1.33 GB/s (under load: the whole-system figures are in
+ * README.md). Small requests keep the pinned SCHED_IDLE round trip: the
+ * thread goes back at the first wakeup after the quiet time.
  */
 void uring_stream_mode(void)
 {
