@@ -408,10 +408,12 @@ static void *ring_main(void *arg)
 			if (serve_prep(e) == 0) {
 				/* read before the hand-off: then e is the
 				 * reader's */
-				int big = get32(e->hdr, RH_IN_OUT + IN_OPCODE) ==
-						  K_FUSE_READ &&
-					  get32(e->hdr, RH_OP_IN + READ_IN_SIZE) >=
-						  URING_STREAM_MIN;
+				int big =
+					get32(e->hdr, RH_IN_OUT + IN_OPCODE) ==
+						K_FUSE_READ &&
+					get32(e->hdr,
+					      RH_OP_IN + READ_IN_SIZE) >=
+						URING_STREAM_MIN;
 
 				if (!uring_hand_off(e)) {
 					uring_serve(e);
