@@ -91,22 +91,30 @@ thread_stats() {
 	echo "$n $sum"
 }
 
-# 1. one mount through the rings, then one with -nouring
-case_rings() {
-	local c m dpid nr nt s0 s1 files i nrd r0 r1 pids bad p want
+# new_mount LABEL C M: -init a volume in C and mount it on M with the
+# real command line; sets dpid to the daemon (empty if not found).
+# Returns 1 after a FAIL line.
+new_mount() {
+	local l=$1 c=$2 m=$3
 	printf '%s\n' uring-test >"$tmp/pf"
-	c=$tmp/c m=$tmp/m
 	mkdir -p "$c" "$m"
 	if ! "$VC" -init -q -scryptn 10 -passfile "$tmp/pf" "$c" >"$tmp/init.out" 2>&1; then
-		fail "uring: -init failed: $(head -c 300 "$tmp/init.out")"
-		return
+		fail "uring: $l-init failed: $(head -c 300 "$tmp/init.out")"
+		return 1
 	fi
 	MOUNTS+=("$m")
 	if ! "$VC" -q -passfile "$tmp/pf" "$c" "$m" 2>"$tmp/mnt.err"; then
-		fail "uring: mount failed: $(head -c 300 "$tmp/mnt.err")"
-		return
+		fail "uring: ${l}mount failed: $(head -c 300 "$tmp/mnt.err")"
+		return 1
 	fi
 	dpid=$(pgrep -n -f "vcryptfs -q -passfile $tmp/pf $c $m" || true)
+}
+
+# 1. one mount through the rings, then one with -nouring
+case_rings() {
+	local c m dpid nr nt s0 s1 files i nrd r0 r1 pids bad p want
+	c=$tmp/c m=$tmp/m
+	new_mount "" "$c" "$m" || return
 	if [ -z "$dpid" ]; then
 		fail "uring: no daemon found for the mount"
 		return
@@ -231,19 +239,8 @@ ring_modes() {
 # the stream is over, a request on each CPU brings every ring thread home
 case_stream() {
 	local c m dpid st home seen=0 rpid i want got
-	printf '%s\n' uring-test >"$tmp/pf"
 	c=$tmp/cs m=$tmp/ms
-	mkdir -p "$c" "$m"
-	if ! "$VC" -init -q -scryptn 10 -passfile "$tmp/pf" "$c" >"$tmp/init.out" 2>&1; then
-		fail "uring: stream: -init failed: $(head -c 300 "$tmp/init.out")"
-		return
-	fi
-	MOUNTS+=("$m")
-	if ! "$VC" -q -passfile "$tmp/pf" "$c" "$m" 2>"$tmp/mnt.err"; then
-		fail "uring: stream: mount failed: $(head -c 300 "$tmp/mnt.err")"
-		return
-	fi
-	dpid=$(pgrep -n -f "vcryptfs -q -passfile $tmp/pf $c $m" || true)
+	new_mount "stream: " "$c" "$m" || return
 	stat "$m" >/dev/null
 	head -c $((192 * 1048576)) /dev/urandom >"$tmp/stream.ref"
 	want=$(sha256sum <"$tmp/stream.ref" | cut -d' ' -f1)
