@@ -44,6 +44,8 @@
 #include "crypto/eme.h"
 #include "crypto/kdf.h"
 #include "crypto/kernels.h"
+#include "crypto/ossl_aead.h"
+#include "crypto/ossl_mem.h"
 #include "crypto/poly1305.h"
 #include "format/config.h"
 #include "format/content.h"
@@ -374,7 +376,9 @@ static void content_cases(enum content_cipher c, const char *cname)
 	}
 	end(ok,
 	    c == CIPHER_XCHACHA ? dispatch_current()->kernel->name
-				: "OpenSSL AES-256-GCM",
+	    : strcmp(ossl_gcm_backend(), "gcrypt") == 0
+		    ? "libgcrypt AES-256-GCM"
+		    : "OpenSSL AES-256-GCM",
 	    "content.c block seal, open authentic and forged (%s; 1, 100, "
 	    "4096 bytes)",
 	    cname);
@@ -469,7 +473,10 @@ int main(int argc, char **argv)
 	const struct dispatch_kernel *k = dispatch_list(&n);
 	char impl[128];
 
-	int part = 0; /* 0: all; 1: all but AES-GCM; 2: AES-GCM only */
+	/* 0: all; 1: all but AES-GCM; 2: AES-GCM only; 3: AES-GCM on
+	 * libgcrypt, the mount's backend once its arena is set up */
+	int part = 0;
+	static uint8_t arena[1 << 20];
 
 	if (argc > 1 && strcmp(argv[1], "--kernels") == 0)
 		return list_kernels();
@@ -477,6 +484,8 @@ int main(int argc, char **argv)
 		part = 1;
 	if (argc > 1 && strcmp(argv[1], "--gcm-only") == 0)
 		part = 2;
+	if (argc > 1 && strcmp(argv[1], "--gcrypt") == 0)
+		part = 3;
 	if (!RUNNING_ON_VALGRIND) {
 		fprintf(stderr, "ct_check: run it under valgrind (make ct): "
 				"without memcheck nothing is checked\n");
@@ -487,8 +496,24 @@ int main(int argc, char **argv)
 	       n,
 	       part == 0   ? "all cases"
 	       : part == 1 ? "every case but AES-GCM"
-			   : "the AES-GCM cases (OpenSSL's GCM, suppressions "
-			     "of tests/ct/ct.supp apply)");
+	       : part == 2 ? "the AES-GCM cases (OpenSSL's GCM, suppressions "
+			     "of tests/ct/ct.supp apply)"
+			   : "the AES-GCM block cases on libgcrypt (the "
+			     "mount's backend: arena, then libgcrypt)");
+	if (part == 3) {
+		/* as cli/main.c: the arena before any libcrypto or
+		 * libgcrypt call, then the backend switch of the serving
+		 * process (content_gcm_backend_enable) */
+		if (ossl_mem_init(arena, sizeof(arena)) != 0 ||
+		    strcmp(content_gcm_backend_enable(), "gcrypt") != 0) {
+			printf("FAIL: ct: libgcrypt AES-GCM backend not "
+			       "enabled (%s)\n",
+			       ossl_gcm_backend());
+			return 1;
+		}
+		content_cases(CIPHER_AES_GCM, "AES-256-GCM");
+		goto done;
+	}
 	if (part == 2) {
 		content_cases(CIPHER_AES_GCM, "AES-256-GCM");
 		kdf_cases(2);

@@ -23,9 +23,10 @@ echo "ct: $(valgrind --version), kernels this CPU runs natively: $("$BIN" \
 # Two runs with the same suppressions: every case but AES-GCM, where only
 # the scrypt entry may fire (so the GCM entries, which cannot be anchored
 # on a caller, provably hide nothing in HKDF, EME's AES or our code), then
-# the AES-GCM cases.
+# the AES-GCM cases on OpenSSL, then on libgcrypt (the mount's backend;
+# only the libgcrypt entries may fire there).
 status=0
-for part in --no-gcm --gcm-only; do
+for part in --no-gcm --gcm-only --gcrypt; do
 	valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes \
 		--suppressions=tests/ct/ct.supp --num-callers=30 -v \
 		--log-file="$log" "$BIN" "$part"
@@ -40,6 +41,18 @@ for part in --no-gcm --gcm-only; do
 		echo "$used" | grep -qv 'openssl-scrypt-romix-index'; then
 		echo "FAIL: ct: a suppression other than scrypt's fired" \
 			"outside the AES-GCM cases"
+		status=1
+	fi
+	# each backend's entries fire only in its own part
+	if [ "$part" = --gcm-only ] && echo "$used" | grep -q 'libgcrypt-'; then
+		echo "FAIL: ct: a libgcrypt suppression fired in the OpenSSL" \
+			"AES-GCM part"
+		status=1
+	fi
+	if [ "$part" = --gcrypt ] &&
+		echo "$used" | grep -v 'libgcrypt-' | grep -q .; then
+		echo "FAIL: ct: a suppression other than libgcrypt's fired" \
+			"in the libgcrypt AES-GCM part"
 		status=1
 	fi
 	if [ "$rc" -ne 0 ]; then
