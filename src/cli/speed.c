@@ -17,7 +17,10 @@
  * when enabled, else OpenSSL) when -init would recommend AES-GCM (AES-NI
  * and PCLMULQDQ), and the XChaCha20-Poly1305 kernel the start-up
  * calibration chose (crypto/calibrate.h; its figures are printed on the
- * line after the cpu line, as -version prints them).
+ * line after the cpu line, as -version prints them). Last, per CPU class
+ * (issue 21: no SSSE3, SSSE3, AVX without AVX2, AVX2, AVX-512), the
+ * kernel the calibration would choose on such a CPU, from this run's
+ * figures, for the classes this CPU can run.
  * VCRYPTFS_SPEED_SECONDS (default 1) shortens the run for tests.
  * Depends on: crypto/ (aead_fast, dispatch, cpu, chacha20, ossl_aead),
  * format/content.h (the mount's GCM switch), libcrypto, libgcrypt (via
@@ -198,6 +201,49 @@ static double speed_seconds(void)
 	return v > 0 && v <= 10 ? v : 1.0;
 }
 
+/* The CPU classes of issue 21, one per dispatch level: the machines that
+ * have exactly that level's features */
+static const char *const class_name[] = {
+	[DISPATCH_PORTABLE] = "no SSSE3 (qemu64)",
+	[DISPATCH_SSSE3] = "SSSE3, no AVX (Core 2, Nehalem)",
+	[DISPATCH_AVX] = "AVX, no AVX2 (Sandy Bridge: i3-2100)",
+	[DISPATCH_AVX2] = "AVX2, no AVX-512 (Haswell, Zen 1-3)",
+	[DISPATCH_AVX512] = "AVX-512 (Skylake-X, Zen 4)",
+};
+
+/*
+ * Per CPU class: the kernel the start-up calibration would choose on a
+ * CPU of that class (calibrate_pick over the kernels up to its level,
+ * with this run's figures) and its MB/s. Classes above this CPU's level
+ * cannot be measured here and are not printed.
+ */
+static void print_classes(const struct dispatch_kernel *list, size_t n,
+			  const double *mbps)
+{
+	printf("per CPU class (the calibrated choice among the kernels of the "
+	       "class, on the figures above):\n");
+	for (int lvl = DISPATCH_PORTABLE; lvl <= DISPATCH_AVX512; lvl++) {
+		double sub[CALIBRATE_MAX] = { 0 };
+		size_t m = 0, pick;
+		int top = 0;
+
+		for (size_t i = 0; i < n && i < CALIBRATE_MAX; i++) {
+			if ((int)list[i].level > lvl)
+				continue;
+			sub[i] = mbps[i];
+			m = i + 1;
+			top |= (int)list[i].level == lvl && mbps[i] > 0;
+		}
+		if (!top)
+			continue; /* this CPU cannot run the class's kernel */
+		pick = calibrate_pick(sub, m, CALIBRATE_MARGIN);
+		if (pick >= m)
+			continue;
+		printf("  class %-38s %-8s %7.2f MB/s\n", class_name[lvl],
+		       list[pick].name, mbps[pick]);
+	}
+}
+
 /* see speed.h */
 int speed_run(void)
 {
@@ -208,6 +254,7 @@ int speed_run(void)
 	unsigned f;
 	size_t n;
 	double secs = speed_seconds(), gcm;
+	double xmbps[CALIBRATE_MAX] = { 0 };
 	int aes, gcr, rc = EXIT_OK;
 
 	dispatch_init();
@@ -246,6 +293,7 @@ int speed_run(void)
 	for (size_t i = 0; i < n; i++) {
 		const char *note = "";
 		double mbps = -1;
+		double *keep = i < CALIBRATE_MAX ? &xmbps[i] : &mbps;
 
 		snprintf(name, sizeof(name), "XChaCha20-Poly1305-%s",
 			 list[i].name);
@@ -259,12 +307,14 @@ int speed_run(void)
 			if (&list[i] == chosen)
 				note = SELECTED;
 		}
+		*keep = mbps;
 		print_row(name, mbps, note);
 	}
 	/* back to the automatic choice for anything that runs after us */
 	(void)dispatch_force(chosen->name);
 	print_row("XChaCha20-Poly1305-OpenSSL",
 		  measure(&b, ROW_XCHACHA_OSSL, secs), "");
+	print_classes(list, n, xmbps);
 	ct_wipe(b.key, sizeof(b.key));
 	ossl_aead_thread_cleanup();
 	EVP_CIPHER_CTX_free(b.ctx);

@@ -394,7 +394,8 @@ case_init_auto() {
 # row, gocryptfs's layout, one XChaCha20-Poly1305 kernel selected, one
 # AES-GCM row (the mount's backend, gcrypt when libgcrypt is usable)
 # selected exactly when the CPU has AES-NI and PCLMULQDQ; VCRYPTFS_IMPL
-# masks show. Short rows (VCRYPTFS_SPEED_SECONDS); no time is asserted.
+# masks show; the per-CPU-class lines follow the calibration's rule on
+# the rows. Short rows (VCRYPTFS_SPEED_SECONDS); no time is asserted.
 # speed_check NAME IMPL BIN: IMPL is a VCRYPTFS_IMPL value or "" (auto)
 speed_check() {
 	local name=$1 impl=$2 bin=$3 row bad="" nsel want_gcm=0 sel
@@ -442,6 +443,24 @@ speed_check() {
 	else
 		[ "$nsel" = 0 ] || bad="$bad; AES-GCM selected without AES-NI"
 	fi
+	# per CPU class: one line for each level whose kernel ran, naming
+	# the kernel the 5% rule picks among the levels up to it (recomputed
+	# here from the rows), none for a level that did not run
+	local want got
+	want=$(awk -F'\t' '/^XChaCha20-Poly1305-(portable|ssse3|avx|avx2|avx512) *\t/ {
+			k = $1; sub(/^XChaCha20-Poly1305-/, "", k); sub(/ +$/, "", k)
+			v = $2; sub(/ MB\/s.*/, "", v); gsub(/ /, "", v)
+			n++; name[n] = k; mb[n] = (v == "N/A") ? 0 : v + 0 }
+		END { for (l = 1; l <= n; l++) { if (mb[l] <= 0) continue
+			b = 0; for (i = 1; i <= l; i++) if (mb[i] > 0 &&
+				(b == 0 || mb[i] >= 1.05 * mb[b])) b = i
+			printf "%s ", name[b] } }' speed.txt)
+	got=$(sed -n '/^per CPU class/,$ s/^  class .* \([a-z][a-z0-9]*\) *[0-9.]* MB\/s$/\1/p' speed.txt |
+		tr '\n' ' ')
+	grep -q '^per CPU class (the calibrated choice' speed.txt ||
+		bad="$bad; no per-class lines"
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		bad="$bad; per-class kernels '$got', the rule gives '$want'"
 	if [ "$impl" = ssse3 ] && grep -qw avx2 /proc/cpuinfo; then
 		grep -q '^XChaCha20-Poly1305-avx2 .*N/A.*(masked by VCRYPTFS_IMPL)' \
 			speed.txt || bad="$bad; avx2 row not shown as masked"
