@@ -27,7 +27,12 @@
 #     per-block IV or tag) and with -aead (TLS-like: IV, AD, tag per block);
 #   - `gocryptfs -speed`: XChaCha20-Poly1305-Go, AES-GCM-256-Go, per CPU
 #     second (wall MB/s over the CPU seconds per wall second of the run,
-#     from bash's `time`) and wall.
+#     from bash's `time`) and wall; also with GODEBUG=cpu.avx2=off (Go's
+#     SSSE3 path, what a CPU without AVX2 runs) and
+#     GODEBUG=cpu.avx2=off,cpu.ssse3=off (its generic code);
+#   - a table per CPU class: the kernel the calibration would choose there
+#     (the 5% rule on our medians), Go's path for the class, Go's generic
+#     code and OpenSSL with the matching mask.
 # Prints tables with ratios and the goals of issues 2, 3 and 8.
 # Usage: bench_crypto.sh [-o DIR]: DIR/crypto.kv gets "key<TAB>median<TAB>n"
 # for every measured key (bench/bench.sh reads it).
@@ -70,6 +75,7 @@ slist=$(echo "$SIZES" | tr -s ' ' ',')
 CAP_NO512=":~0xc0230000"
 CAP_NO512_AVX2=":~0xc0230020"
 CAP_SCALAR="~0x1000020000000000:~0xc0230020"
+CAP_SSSE3="~0x1000000000000000:~0xc0230020" # AVX, AVX2, AVX-512 masked
 
 ossl_speed() { # CIPHER [OPENSSL_ia32cap] [-aead] -> MB/s at 4096 bytes
 	local out alg=$1 cap=${2:-} extra=${3:-}
@@ -121,14 +127,45 @@ have_go=0
 command -v gocryptfs >/dev/null 2>&1 && have_go=1
 echo "rounds: $ROUNDS alternating, ${SECS}s CPU time per in-process measurement, sizes: $SIZES"
 
+# go_run PREFIX GODEBUG: one `gocryptfs -speed` run into PREFIX (the
+# XChaCha20 reference), PREFIX_gcm, _wall, _gcm_wall, _cpu and _share.
+# bash's `time` gives the run's wall, user and system seconds: Go's MB/s
+# per CPU second = wall MB/s / (CPU s per wall s), comparable with our
+# CPU-time figures on a loaded machine. The reference is the larger of
+# the two: on a quiet machine Go's GC threads run beside the crypto (CPU s
+# per wall s > 1) and wall is larger; under load per CPU s is. Never in
+# our favour.
+go_run() {
+	local pre=$1 dbg=$2 share gw gg
+	{
+		TIMEFORMAT='%R %U %S'
+		if [ -n "$dbg" ]; then
+			time GODEBUG=$dbg gocryptfs -speed >"$tmp/go" 2>/dev/null
+		else
+			time gocryptfs -speed >"$tmp/go" 2>/dev/null
+		fi
+	} 2>"$tmp/go.time"
+	share=$(awk '{ if ($1 > 0) printf "%.4f", ($2 + $3) / $1 }' "$tmp/go.time")
+	gw=$(awk '/^XChaCha20-Poly1305-Go/ { print $2 }' "$tmp/go")
+	gg=$(awk '/^AES-GCM-256-Go/ { print $2 }' "$tmp/go")
+	add "${pre}_wall" "$gw"
+	add "${pre}_gcm_wall" "$gg"
+	if [ -n "$share" ] && [ -n "$gw" ]; then
+		add "${pre}_cpu" "$(awk -v w="$gw" -v s="$share" 'BEGIN { if (s > 0) printf "%.1f", w / s }')"
+		add "$pre" "$(awk -v w="$gw" -v s="$share" 'BEGIN { c = s > 0 ? w / s : w; printf "%.1f", (c > w ? c : w) }')"
+		add "${pre}_gcm" "$(awk -v w="$gg" -v s="$share" 'BEGIN { c = s > 0 ? w / s : w; printf "%.1f", (c > w ? c : w) }')"
+		add "${pre}_share" "$share"
+	fi
+}
+
 kernels=(kernel:portable kernel:ssse3 kernel:avx kernel:avx2 kernel:avx512)
 sized=("${kernels[@]}" openssl gcm gcm-evp gcm-stream)
 rsized=()
 for ((i = ${#sized[@]} - 1; i >= 0; i--)); do rsized+=("${sized[$i]}"); done
-caps=("" "$CAP_NO512" "$CAP_NO512_AVX2" "$CAP_SCALAR" "" "")
-algs=(chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 aes-256-gcm aes-256-gcm)
-extras=("" "" "" "" "" "-aead")
-okeys=(ossl ossl_no512 ossl_no512_avx2 ossl_scalar ossl_gcm ossl_gcm_aead)
+caps=("" "$CAP_NO512" "$CAP_NO512_AVX2" "$CAP_SCALAR" "" "" "$CAP_SSSE3")
+algs=(chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 aes-256-gcm aes-256-gcm chacha20-poly1305)
+extras=("" "" "" "" "" "-aead" "")
+okeys=(ossl ossl_no512 ossl_no512_avx2 ossl_scalar ossl_gcm ossl_gcm_aead ossl_ssse3)
 for r in $(seq 1 "$ROUNDS"); do
 	printf '\r  crypto round %d/%d ' "$r" "$ROUNDS" >&2
 	order="base native"
@@ -145,33 +182,17 @@ for r in $(seq 1 "$ROUNDS"); do
 			run_bc n 4096 "$native" "${kernels[@]}" || exit 1
 		fi
 	done
-	for i in 0 1 2 3 4 5; do
+	for i in 0 1 2 3 4 5 6; do
 		j=$i
-		[ $((r % 2)) -eq 0 ] && j=$((5 - i))
+		[ $((r % 2)) -eq 0 ] && j=$((6 - i))
 		add "${okeys[$j]}" "$(ossl_speed "${algs[$j]}" "${caps[$j]}" "${extras[$j]}")"
 	done
 	if [ "$have_go" = 1 ] && [ "$r" -le 3 ]; then
-		# bash's `time` gives the run's wall, user and system seconds:
-		# Go's MB/s per CPU second = wall MB/s / (CPU s per wall s),
-		# comparable with our CPU-time figures on a loaded machine. The
-		# reference ("go") is the larger of the two: on a quiet machine
-		# Go's GC threads run beside the crypto (CPU s per wall s > 1)
-		# and wall is larger; under load per CPU s is. Never in our favour.
-		{
-			TIMEFORMAT='%R %U %S'
-			time gocryptfs -speed >"$tmp/go" 2>/dev/null
-		} 2>"$tmp/go.time"
-		share=$(awk '{ if ($1 > 0) printf "%.4f", ($2 + $3) / $1 }' "$tmp/go.time")
-		gw=$(awk '/^XChaCha20-Poly1305-Go/ { print $2 }' "$tmp/go")
-		gg=$(awk '/^AES-GCM-256-Go/ { print $2 }' "$tmp/go")
-		add go_wall "$gw"
-		add go_gcm_wall "$gg"
-		if [ -n "$share" ] && [ -n "$gw" ]; then
-			add go_cpu "$(awk -v w="$gw" -v s="$share" 'BEGIN { if (s > 0) printf "%.1f", w / s }')"
-			add go "$(awk -v w="$gw" -v s="$share" 'BEGIN { c = s > 0 ? w / s : w; printf "%.1f", (c > w ? c : w) }')"
-			add go_gcm "$(awk -v w="$gg" -v s="$share" 'BEGIN { c = s > 0 ? w / s : w; printf "%.1f", (c > w ? c : w) }')"
-			add go_share "$share"
-		fi
+		go_run go ""
+		# Go's paths per CPU class: SSSE3 (what a CPU without AVX2
+		# runs) and generic (the baseline-build regression)
+		go_run go_ssse3 cpu.avx2=off
+		go_run go_generic cpu.avx2=off,cpu.ssse3=off
 	fi
 done
 printf '\r%30s\r' "" >&2
@@ -251,6 +272,43 @@ grow "openssl speed -evp aes-256-gcm" "$ogcm"
 grow "openssl speed -aead -evp aes-256-gcm" "$(val ossl_gcm_aead)"
 printf '%-46s %9s\n' "gocryptfs -speed AES-GCM-256-Go, ref (larger)" "$(val go_gcm)"
 printf '%-46s %9s\n' "gocryptfs -speed AES-GCM-256-Go, wall" "$(val go_gcm_wall)"
+
+# Per CPU class (issue 21): the kernel the start-up calibration would pick
+# on such a CPU (the 5% rule of crypto/calibrate.h over the baseline
+# medians of the kernels up to the class's level), gocryptfs's Go path for
+# that class (GODEBUG), its generic build (the seed's regression) and
+# OpenSSL with the matching OPENSSL_ia32cap mask. A class above this CPU
+# prints N/A for us.
+pick_upto() { # level index 0..4 -> "kernel MB/s" or "N/A"
+	local ks=(portable ssse3 avx avx2 avx512) i b="" bv=0 v
+	v=$(val "b.${ks[$1]}@4096")
+	[ "$v" = N/A ] && { echo "N/A"; return; }
+	for ((i = 0; i <= $1; i++)); do
+		v=$(val "b.${ks[$i]}@4096")
+		[ "$v" = N/A ] && continue
+		if [ -z "$b" ] || awk -v a="$v" -v c="$bv" 'BEGIN { exit !(a >= 1.05 * c) }'; then
+			b=${ks[$i]} bv=$v
+		fi
+	done
+	echo "$b $bv"
+}
+echo
+printf '%-40s %-16s %8s %8s %8s %9s %6s %6s %6s\n' "XChaCha20-Poly1305 4 KiB, per CPU class" \
+	"vcryptfs (kern)" "Go path" "Go gen." "OpenSSL" "OSSL mask" "/path" "/gen." "/OSSL"
+cls=("no SSSE3 (qemu64)" "SSSE3, no AVX (Nehalem)" "AVX, no AVX2 (i3-2100)" "AVX2 (Haswell, Zen)" "AVX-512")
+gopath=(go_generic go_ssse3 go_ssse3 go go)
+oss=(ossl_scalar ossl_ssse3 ossl_no512_avx2 ossl_no512 ossl)
+omask=(scalar ssse3 no-avx2 no-avx512 none)
+for i in 0 1 2 3 4; do
+	p=$(pick_upto "$i")
+	pk=${p%% *} pv=${p#* }
+	[ "$p" = N/A ] && pk=N/A pv=N/A
+	gp=$(val "${gopath[$i]}") gg=$(val go_generic) ov=$(val "${oss[$i]}")
+	[ "$have_go" = 1 ] || { gp=N/A; gg=N/A; }
+	printf '%-40s %-16s %8s %8s %8s %9s %6s %6s %6s\n' "${cls[$i]}" "$pv ($pk)" \
+		"$gp" "$gg" "$ov" "${omask[$i]}" "$(ratio "$pv" "$gp")" \
+		"$(ratio "$pv" "$gg")" "$(ratio "$pv" "$ov")"
+done
 
 # best kernel of each build, for the baseline-vs-native comparison
 best() { # prefix -> max median over kernels
