@@ -152,12 +152,17 @@ for k in evp evp-fetch evp-init2 evp-ivfixed evp-ptag evp-cipher evp-lean nettle
 done
 echo
 echo "fastest per-block seal: $best ($(val "$best") MB/s)"
-st="met"
-r=$(ratio "$wrap" "$go")
-if [ "$r" = "-" ]; then st="not measured"; elif
-	awk -v r="$r" 'BEGIN { exit !(r < 1.0) }'; then st="NOT met"; fi
-printf 'goal: %-58s %5s (>= 1.0): %s\n' "AES-GCM wrapper seal / gocryptfs AES-GCM-256-Go (issue 21)" "$r" "$st"
-for k in backend backend-open; do
-	printf '      %-58s %5s\n' "$k (libgcrypt, the mount's path) / gocryptfs AES-GCM-256-Go" "$(ratio "$(val "$k")" "$go")"
-done
+# the goal is judged on what the mount runs: the libgcrypt backend behind
+# the wrapper (content_gcm_backend_enable), seal and open; the OpenSSL
+# wrapper row is the fallback when libgcrypt is unusable
+goal_line() { # label key
+	local r st=met
+	r=$(ratio "$(val "$2")" "$go")
+	if [ "$r" = "-" ]; then st="not measured"; elif
+		awk -v r="$r" 'BEGIN { exit !(r < 1.0) }'; then st="NOT met"; fi
+	printf 'goal: %-58s %5s (>= 1.0): %s\n' "$1" "$r" "$st"
+}
+goal_line "mount's AES-GCM seal (libgcrypt) / gocryptfs Go (issue 21)" backend
+goal_line "mount's AES-GCM open (libgcrypt) / gocryptfs Go (issue 21)" backend-open
+printf '      %-58s %5s\n' "OpenSSL wrapper seal (the fallback) / gocryptfs Go" "$(ratio "$wrap" "$go")"
 exit 0
