@@ -184,16 +184,14 @@ void ossl_gcm_backend_disable(void)
 	atomic_store_explicit(&gcm_backend, 0, memory_order_relaxed);
 }
 
-const char *ossl_gcm_backend(void)
-{
-	return atomic_load_explicit(&gcm_backend, memory_order_relaxed)
-		       ? "gcrypt"
-		       : "OpenSSL";
-}
-
 static int use_gcrypt(void)
 {
 	return atomic_load_explicit(&gcm_backend, memory_order_relaxed);
+}
+
+const char *ossl_gcm_backend(void)
+{
+	return use_gcrypt() ? "gcrypt" : "OpenSSL";
 }
 
 /* Return this thread's GCM context for direction enc, keyed with key and
