@@ -42,9 +42,9 @@ check sys "sys base"
 check fuse "fuse format sys base"
 check fsck "fsck format sys base"
 # reverse (the -reverse daemon) uses the forward mount's two-core block
-# helper, io_uring rings and daemon process (fuse/par.h, fuse/uring.h,
-# fuse/daemon.h) and crypto's SHA-256
-check reverse "reverse format sys crypto base" "fuse/par.h fuse/uring.h fuse/daemon.h"
+# helper, io_uring rings and daemon process and options (fuse/par.h,
+# fuse/uring.h, fuse/daemon.h, fuse/daemon_opts.h) and crypto's SHA-256
+check reverse "reverse format sys crypto base" "fuse/par.h fuse/uring.h fuse/daemon.h fuse/daemon_opts.h"
 check cli "cli reverse fuse fsck format sys crypto base"
 # vcryptfs-xray is a second program beside cli/ (it shares cli's option
 # and version code); no layer includes it

@@ -156,6 +156,26 @@ static const char *kernel_flags(const struct cli_args *a, char *buf, size_t cap)
 	return buf;
 }
 
+/* What both daemons take alike; kflags (the -dev/-suid/-exec options) is
+ * written to buf, which must outlive d. */
+static void daemon_opts_fill(const struct cli_args *a, const char *mp,
+			     struct daemon_opts *d, char *buf, size_t n)
+{
+	d->mountpoint = mp;
+	d->foreground = a->fg;
+	d->allow_other = a->allow_other;
+	d->nosyslog = a->nosyslog;
+	d->sharedstorage = a->sharedstorage;
+	d->fusedebug = a->fusedebug;
+	d->debug = a->debug;
+	d->quiet = a->quiet;
+	d->nouring = a->nouring;
+	d->notifypid = (int)a->notifypid;
+	d->ko = a->ko;
+	d->kflags = kernel_flags(a, buf, n);
+	d->fsname = a->fsname;
+}
+
 /* -reverse PLAINDIR VIEW: the read-only encrypted view (src/reverse/,
  * FORMAT.md 9); a config without AES-SIV is refused with exit 1. */
 static int reverse_mount(const struct cli_args *a, const char *dir,
@@ -170,22 +190,10 @@ static int reverse_mount(const struct cli_args *a, const char *dir,
 		return EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
+	daemon_opts_fill(a, mp, &o.d, kflags, sizeof(kflags));
 	o.plaindir = dir;
-	o.mountpoint = mp;
 	o.config_custom = a->config != NULL;
-	o.foreground = a->fg;
-	o.allow_other = a->allow_other;
-	o.nosyslog = a->nosyslog;
-	o.sharedstorage = a->sharedstorage;
-	o.fusedebug = a->fusedebug;
-	o.debug = a->debug;
-	o.quiet = a->quiet;
-	o.nouring = a->nouring;
 	o.one_file_system = a->one_file_system;
-	o.notifypid = (int)a->notifypid;
-	o.ko = a->ko;
-	o.kflags = kernel_flags(a, kflags, sizeof(kflags));
-	o.fsname = a->fsname;
 	o.exclude = a->exclude.v;
 	o.nexclude = a->exclude.n;
 	o.exclude_wildcard = a->exclude_wildcard.v;
@@ -226,23 +234,11 @@ static int do_mount(const struct cli_args *a)
 		volume_free(&vol);
 		goto out;
 	}
+	daemon_opts_fill(a, mp, &o.d, kflags, sizeof(kflags));
 	o.cipherdir = cdir;
-	o.mountpoint = mp;
-	o.foreground = a->fg;
 	o.readonly = a->ro;
-	o.allow_other = a->allow_other;
 	o.nonempty = a->nonempty;
-	o.nosyslog = a->nosyslog;
-	o.sharedstorage = a->sharedstorage;
-	o.fusedebug = a->fusedebug;
-	o.debug = a->debug;
-	o.quiet = a->quiet;
 	o.noprealloc = a->noprealloc;
-	o.nouring = a->nouring;
-	o.notifypid = (int)a->notifypid;
-	o.ko = a->ko;
-	o.kflags = kernel_flags(a, kflags, sizeof(kflags));
-	o.fsname = a->fsname;
 	o.badname = a->badname;
 	r = optx_mount_opts(a, &o);
 	if (r == EXIT_OK)

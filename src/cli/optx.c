@@ -214,12 +214,12 @@ int optx_mount_opts(const struct cli_args *a, struct mount_opts *o)
 		o->owner_uid = (unsigned)u;
 		o->owner_gid = (unsigned)g;
 		/* as in gocryptfs: the reported owner must be able to get in */
-		o->allow_other = 1;
+		o->d.allow_other = 1;
 	}
 	log_debug("mount: cipherdir=%s mountpoint=%s ro=%d allow_other=%d "
 		  "idle=%gs ctlsock=%s kernel_cache=%d acl=%d "
 		  "serialize_reads=%d noxattr=%d force_owner=%s",
-		  o->cipherdir, o->mountpoint, o->readonly, o->allow_other,
+		  o->cipherdir, o->d.mountpoint, o->readonly, o->d.allow_other,
 		  o->idle, o->ctlsock != NULL ? o->ctlsock : "-",
 		  o->kernel_cache, o->acl, o->serialize_reads, o->noxattr,
 		  a->force_owner != NULL ? a->force_owner : "-");

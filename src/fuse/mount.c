@@ -113,15 +113,15 @@ static int build_args(const struct mount_opts *o, struct fuse_args *args)
 	const char *perm = "";
 	char extra[64];
 
-	if (o->allow_other)
+	if (o->d.allow_other)
 		perm = ",allow_other,default_permissions";
 	else if (o->acl)
 		perm = ",default_permissions";
 	(void)snprintf(extra, sizeof(extra), "%s%s", perm,
 		       o->readonly ? ",ro" : "");
 	return daemon_fuse_args(
-		args, o->fsname != NULL ? o->fsname : o->cipherdir, "vcryptfs",
-		extra, o->kflags, o->ko, o->fusedebug);
+		args, o->d.fsname != NULL ? o->d.fsname : o->cipherdir,
+		"vcryptfs", extra, o->d.kflags, o->d.ko, o->d.fusedebug);
 }
 
 /*
@@ -214,13 +214,13 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 	}
 	memset(&fs, 0, sizeof(fs));
 	fs.vol = vol;
-	fs.timeout = o->sharedstorage ? 0.0 : CACHE_TIMEOUT;
-	fs.neg_timeout = o->sharedstorage ? 0.0 : NEG_TIMEOUT;
+	fs.timeout = o->d.sharedstorage ? 0.0 : CACHE_TIMEOUT;
+	fs.neg_timeout = o->d.sharedstorage ? 0.0 : NEG_TIMEOUT;
 	fs.readonly = o->readonly;
-	fs.allow_other = o->allow_other;
-	fs.debug = o->debug;
+	fs.allow_other = o->d.allow_other;
+	fs.debug = o->d.debug;
 	fs.noprealloc = o->noprealloc;
-	fs.sharedstorage = o->sharedstorage;
+	fs.sharedstorage = o->d.sharedstorage;
 	fs.badname = o->badname;
 	fs.kernel_cache = o->kernel_cache;
 	fs.acl = o->acl;
@@ -243,29 +243,29 @@ static int serve(const struct mount_opts *o, struct volume *vol, int notify)
 		rc = EXIT_FUSENEWSERVER;
 		goto out_args;
 	}
-	mnt_path = o->mountpoint;
+	mnt_path = o->d.mountpoint;
 	/* as gocryptfs: the socket exists before the mount (exit 20) */
 	if (o->ctlsock != NULL &&
 	    ctlsock_start(o->ctlsock, o->cipherdir) != 0) {
 		rc = EXIT_CTLSOCK;
 		goto out_session;
 	}
-	if (fuse_session_mount(session, o->mountpoint) != 0) {
+	if (fuse_session_mount(session, o->d.mountpoint) != 0) {
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
 	}
-	if (uring_install(session, !o->nouring) != 0)
+	if (uring_install(session, !o->d.nouring) != 0)
 		log_error("io_uring hooks refused by libfuse: using /dev/fuse");
 	/* A write past RLIMIT_FSIZE must fail with EFBIG, never kill the
 	 * daemon: rw.c checks the limit first, this is the backstop. */
 	ignore_sigxfsz();
 	short_slice();
-	if (daemon_signals_start(session, o->mountpoint) != 0) {
+	if (daemon_signals_start(session, o->d.mountpoint) != 0) {
 		rc = EXIT_OTHER;
 		goto out_unmount;
 	}
-	daemon_mounted(&notify, o->nosyslog, o->quiet, o->notifypid);
-	start_tune(o->mountpoint);
+	daemon_mounted(&notify, o->d.nosyslog, o->d.quiet, o->d.notifypid);
+	start_tune(o->d.mountpoint);
 	if (hooks_idle_start(idle_unmount) != 0)
 		log_error("-idle: could not start the idle timer");
 	if (nofile > 0 && inode_budget_start(inval_entry, nofile) != 0)
@@ -319,5 +319,5 @@ int mount_run(const struct mount_opts *o, struct volume *vol)
 {
 	struct serve_args a = { o, vol };
 
-	return daemon_run(o->foreground, o->quiet, serve_cb, wipe_cb, &a);
+	return daemon_run(o->d.foreground, o->d.quiet, serve_cb, wipe_cb, &a);
 }

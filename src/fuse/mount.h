@@ -7,31 +7,20 @@
 #define VCRYPTFS_MOUNT_H
 
 #include "format/volume.h"
+#include "fuse/daemon_opts.h"
 
 struct mount_opts {
-	const char *cipherdir;	/* absolute path */
-	const char *mountpoint; /* absolute path */
-	int foreground;		/* -fg */
-	int readonly;		/* -ro */
-	int allow_other;	/* -allow_other */
-	int nonempty;		/* -nonempty */
-	int nosyslog;		/* -nosyslog */
-	int sharedstorage;	/* -sharedstorage */
-	int fusedebug;		/* -fusedebug */
-	int debug;		/* -d */
-	int quiet;		/* -q */
-	int noprealloc;		/* -noprealloc */
-	int nouring;		/* -nouring: never FUSE over io_uring */
-	int notifypid;		/* -notifypid, 0 if none */
-	const char *ko;		/* -ko kernel options, or NULL */
-	const char *kflags;	/* "nodev,nosuid,exec" and the like, or NULL */
-	const char *fsname;	/* -fsname, or NULL (default: cipherdir) */
-	const char *badname;	/* -badname glob, or NULL */
-	int kernel_cache;	/* -kernel_cache */
-	int acl;		/* -acl: POSIX ACLs enforced by the kernel */
-	int serialize_reads;	/* -serialize_reads */
-	int noxattr;		/* -noxattr: xattr ops fail with ENOTSUP */
-	int force_owner;	/* -force_owner given: report uid/gid below */
+	struct daemon_opts d;  /* mount point, -fg, -allow_other, ... */
+	const char *cipherdir; /* absolute path */
+	int readonly;	       /* -ro */
+	int nonempty;	       /* -nonempty */
+	int noprealloc;	       /* -noprealloc */
+	const char *badname;   /* -badname glob, or NULL */
+	int kernel_cache;      /* -kernel_cache */
+	int acl;	       /* -acl: POSIX ACLs enforced by the kernel */
+	int serialize_reads;   /* -serialize_reads */
+	int noxattr;	       /* -noxattr: xattr ops fail with ENOTSUP */
+	int force_owner;       /* -force_owner given: report uid/gid below */
 	unsigned owner_uid, owner_gid;
 	double idle;	     /* -idle seconds, 0: never */
 	const char *ctlsock; /* -ctlsock path, or NULL */

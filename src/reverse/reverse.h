@@ -12,16 +12,13 @@
 #include <stddef.h>
 
 #include "format/volume.h"
+#include "fuse/daemon_opts.h"
 
 struct reverse_opts {
-	const char *plaindir;	/* absolute path */
-	const char *mountpoint; /* absolute path */
-	int config_custom; /* -config given: no gocryptfs.conf in the view */
-	int foreground, allow_other, nosyslog, sharedstorage, fusedebug;
-	int debug, quiet, nouring, one_file_system;
-	int notifypid; /* 0 if none */
-	const char *ko, *fsname;
-	const char *kflags; /* "nodev,nosuid,exec" and the like, or NULL */
+	struct daemon_opts d; /* mount point, -fg, -allow_other, ... */
+	const char *plaindir; /* absolute path */
+	int config_custom;    /* -config given: no gocryptfs.conf in the view */
+	int one_file_system;
 	/* -exclude PATH (root-anchored), -exclude-wildcard PATTERN and
 	 * -exclude-from FILE (one pattern a line), gitignore syntax */
 	const char *const *exclude;

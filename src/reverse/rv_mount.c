@@ -35,10 +35,11 @@ static struct fuse_session *session;
 static int build_args(const struct reverse_opts *o, struct fuse_args *args)
 {
 	return daemon_fuse_args(
-		args, o->fsname != NULL ? o->fsname : o->plaindir,
+		args, o->d.fsname != NULL ? o->d.fsname : o->plaindir,
 		"vcryptfs-reverse",
-		o->allow_other ? ",ro,allow_other,default_permissions" : ",ro",
-		o->kflags, o->ko, o->fusedebug);
+		o->d.allow_other ? ",ro,allow_other,default_permissions"
+				 : ",ro",
+		o->d.kflags, o->d.ko, o->d.fusedebug);
 }
 
 static int serve(const struct reverse_opts *o, struct volume *vol, int notify)
@@ -68,11 +69,11 @@ static int serve(const struct reverse_opts *o, struct volume *vol, int notify)
 	}
 	rv.vol = vol;
 	rv.rootdev = st.st_dev;
-	rv.timeout = o->sharedstorage ? 0.0 : RV_TIMEOUT;
+	rv.timeout = o->d.sharedstorage ? 0.0 : RV_TIMEOUT;
 	rv.config_custom = o->config_custom;
 	rv.one_file_system = o->one_file_system;
-	rv.allow_other = o->allow_other;
-	rv.debug = o->debug;
+	rv.allow_other = o->d.allow_other;
+	rv.debug = o->d.debug;
 	(void)daemon_raise_nofile();
 	if (build_args(o, &args) != 0) {
 		rc = EXIT_OTHER;
@@ -84,19 +85,19 @@ static int serve(const struct reverse_opts *o, struct volume *vol, int notify)
 		rc = EXIT_FUSENEWSERVER;
 		goto out_args;
 	}
-	if (fuse_session_mount(session, o->mountpoint) != 0) {
+	if (fuse_session_mount(session, o->d.mountpoint) != 0) {
 		rc = EXIT_FUSENEWSERVER;
 		goto out_session;
 	}
 	/* FUSE over io_uring when the kernel offers it (the forward mount's
 	 * rings, fuse/uring.h), else /dev/fuse */
-	if (uring_install(session, !o->nouring) != 0)
+	if (uring_install(session, !o->d.nouring) != 0)
 		log_warn("io_uring hooks refused by libfuse: using /dev/fuse");
-	if (daemon_signals_start(session, o->mountpoint) != 0) {
+	if (daemon_signals_start(session, o->d.mountpoint) != 0) {
 		rc = EXIT_OTHER;
 		goto out_unmount;
 	}
-	daemon_mounted(&notify, o->nosyslog, o->quiet, o->notifypid);
+	daemon_mounted(&notify, o->d.nosyslog, o->d.quiet, o->d.notifypid);
 	(void)fuse_session_loop_mt(session, &lc);
 	uring_stop();
 	if (daemon_signals_stop())
@@ -137,5 +138,5 @@ int reverse_run(const struct reverse_opts *o, struct volume *vol)
 {
 	struct serve_args a = { o, vol };
 
-	return daemon_run(o->foreground, o->quiet, serve_cb, NULL, &a);
+	return daemon_run(o->d.foreground, o->d.quiet, serve_cb, NULL, &a);
 }

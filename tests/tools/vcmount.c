@@ -60,17 +60,17 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (strcmp(a, "-fg") == 0)
-			o.foreground = 1;
+			o.d.foreground = 1;
 		else if (strcmp(a, "-q") == 0)
-			o.quiet = 1;
+			o.d.quiet = 1;
 		else if (strcmp(a, "-ro") == 0)
 			o.readonly = 1;
 		else if (strcmp(a, "-nosyslog") == 0)
-			o.nosyslog = 1;
+			o.d.nosyslog = 1;
 		else if (strcmp(a, "-noprealloc") == 0)
 			o.noprealloc = 1;
 		else if (strcmp(a, "-sharedstorage") == 0)
-			o.sharedstorage = 1;
+			o.d.sharedstorage = 1;
 		else if (strcmp(a, "-xchacha") == 0)
 			cipher = CIPHER_XCHACHA;
 		else if (strcmp(a, "-aessiv") == 0)
@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 	if (lnm != 255 && !(flags & VOL_PLAINTEXTNAMES))
 		flags |= VOL_LONGNAMES;
 	o.cipherdir = realpath(pos[0], cdir);
-	o.mountpoint = realpath(pos[1], mdir);
-	if (o.cipherdir == NULL || o.mountpoint == NULL) {
+	o.d.mountpoint = realpath(pos[1], mdir);
+	if (o.cipherdir == NULL || o.d.mountpoint == NULL) {
 		fprintf(stderr, "vcmount: bad CIPHERDIR or MOUNTPOINT\n");
 		return EXIT_CIPHERDIR;
 	}
