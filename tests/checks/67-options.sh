@@ -7,9 +7,11 @@
 # ENOTCONN and how to clear it), options of gocryptfs fstab lines
 # (-kernel_cache -acl -serialize_reads -noxattr -idle 0 -i 0, also via
 # -o), -force_owner, -noxattr (ENOTSUP), -fido2 (exit 31 as gocryptfs
-# without fido2-tools), -masterkey=stdin (no ps-ax warning), -openssl
-# (garbage refused like gocryptfs), -d (debug lines), -acl (ACLs stored
-# as gocryptfs stores them: each reads the other's; enforced), the scrypt
+# without fido2-tools; a FIDO2 volume: 1 without -fido2, 31 with, for
+# mount, -fsck and xray -dumpmasterkey), -masterkey=stdin (no ps-ax
+# warning), -openssl (garbage refused like gocryptfs), -d (debug
+# lines), -acl (ACLs stored as gocryptfs stores them: each reads the
+# other's; enforced), the scrypt
 # memory cap (N=2^21 works as gocryptfs's; 2^28 refused naming need and
 # limit when the memory is not there). Mounts also under ASan/UBSan.
 # Spec: ../shared/FORMAT.md 7, 11, 12.3, 13.5; issue 25.
@@ -17,7 +19,7 @@
 V=$PWD/$BUILD/vcryptfs
 VS=$PWD/$SANBUILD/vcryptfs
 group_needs 67-options "$V" "$VS" -- \
-	gocryptfs setfacl getfacl getfattr setfattr setpriv findmnt || exit 0
+	gocryptfs gocryptfs-xray setfacl getfacl getfattr setfattr setpriv findmnt || exit 0
 scratch_dir options
 SRC=$PWD
 san_log_to "$T/san"
@@ -228,6 +230,47 @@ case_fido2() {
 	else
 		fail "-init -fido2: exit $got (gocryptfs $want): $(cat f1.log)"
 	fi
+	# a volume whose master key a FIDO2 token protects (config edited:
+	# FIDO2 flag and object); without -fido2 gocryptfs stops at the
+	# command line (exit 1), with it at fido2-assert (31)
+	rm -rf f3
+	cp -r c f3
+	chmod u+w f3/gocryptfs.conf
+	sed -z -i 's/"Raw64"\n\t\]/"Raw64",\n\t\t"FIDO2"\n\t],\n\t"FIDO2": {\n\t\t"CredentialID": "AAECAwQFBgcICQoLDA0ODw==",\n\t\t"HMACSalt": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="\n\t}/' \
+		f3/gocryptfs.conf
+	grep -q '"HMACSalt"' f3/gocryptfs.conf || fail "-fido2: FIDO2 config not made"
+	local xr=$SRC/$BUILD/vcryptfs-xray t line ok=1 n=0
+	for t in "1|-passfile pf f3 m" "31|-fido2 /dev/null f3 m" "1|-fsck -passfile pf f3" \
+		"31|-fsck -fido2 /dev/null f3" "1|-passwd -passfile pf f3" "0|-info f3" \
+		"1|xray -dumpmasterkey f3/gocryptfs.conf" \
+		"31|xray -fido2 /dev/null -dumpmasterkey f3/gocryptfs.conf"; do
+		want=${t%%|*}
+		line=${t#*|}
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		case $line in
+		xray*)
+			"$xr" ${line#xray } >f3.log 2>&1 </dev/null
+			got=$?
+			PATH=/usr/bin:/bin gocryptfs-xray ${line#xray } >/dev/null 2>&1 </dev/null
+			;;
+		*)
+			"$VS" -q $line >f3.log 2>&1 </dev/null
+			got=$?
+			unmount_all m
+			PATH=/usr/bin:/bin gocryptfs -q -nosyslog $line >/dev/null 2>&1 </dev/null
+			;;
+		esac
+		grc=$?
+		unmount_all m
+		if [ "$got" -ne "$want" ] || [ "$grc" -ne "$want" ] ||
+			{ [ "$want" -ne 0 ] && [ "$(wc -l <f3.log)" -ne 1 ]; }; then
+			fail "FIDO2 volume, $line: exit $got (gocryptfs $grc, want $want): $(cat f3.log)"
+			ok=0
+		fi
+	done
+	[ "$ok" -eq 1 ] &&
+		pass "FIDO2 volume: $n commands (mount, -fsck, -passwd, -info, xray -dumpmasterkey; with and without -fido2) exit as gocryptfs's, one line"
 }
 
 case_masterkey_stdin() {
