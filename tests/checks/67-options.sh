@@ -6,7 +6,8 @@
 # while a file is open), a dead mount after kill -9 (exit 10, says
 # ENOTCONN and how to clear it), options of gocryptfs fstab lines
 # (-kernel_cache -acl -serialize_reads -noxattr -idle 0 -i 0, also via
-# -o), -force_owner, -noxattr (ENOTSUP), -fido2 (exit 31 as gocryptfs
+# -o), 44 mounts with gocryptfs's other mount-time options (exit code,
+# findmnt source and options, write outcome equal), -force_owner, -noxattr (ENOTSUP), -fido2 (exit 31 as gocryptfs
 # without fido2-tools; a FIDO2 volume: 1 without -fido2, 31 with, for
 # mount, -fsck and xray -dumpmasterkey), -masterkey=stdin (no ps-ax
 # warning), -openssl (garbage refused like gocryptfs), -d (debug
@@ -169,6 +170,60 @@ case_fstab_options() {
 		-o kernel_cache,acl,serialize_reads,idle=0,nofail,rw
 	mount_ok "-openssl=auto/-openssl false" -openssl=auto -openssl false c m
 	mount_ok "-wpanic -fido2 X (ignored on a password volume)" -wpanic -fido2 /dev/null c m
+}
+
+# same_mount OPTS...: vcryptfs and gocryptfs mount c on ${SM_MP:-m}
+# with OPTS: the same exit code, findmnt SOURCE and OPTIONS (gocryptfs's
+# max_read aside) and outcome of a write. Prints a FAIL line and returns
+# 1 when they differ.
+same_mount() {
+	local mp=${SM_MP:-m} b rc out=() w
+	for b in "$VS" gocryptfs; do
+		if [ "$b" = gocryptfs ]; then
+			gocryptfs -q -nosyslog -passfile pf "$@" c "$mp" >/dev/null 2>&1 </dev/null
+		else
+			"$b" -q -passfile pf "$@" c "$mp" >sm.log 2>&1 </dev/null
+		fi
+		rc=$?
+		w=-
+		if mountpoint -q "$mp"; then
+			w=$( (echo x >"$mp/sm") 2>&1 && cat "$mp/sm")
+			rm -f "$mp/sm" 2>/dev/null
+		fi
+		out+=("rc=$rc [$(findmnt -n -o SOURCE,OPTIONS "$mp" 2>/dev/null |
+			sed 's/,max_read=[0-9]*//')] write=$w")
+		unmount_all "$mp"
+	done
+	[ "${out[0]}" = "${out[1]}" ] && return 0
+	fail "mount $*: vcryptfs ${out[0]} ($(head -c 200 sm.log)); gocryptfs ${out[1]}"
+	return 1
+}
+
+# options of gocryptfs 2.3 that a mount takes (mount flags, obsolete
+# and Go-only ones that are ignored, -ko, -fsname, -zerokey, ...): the
+# same outcome as gocryptfs's
+case_mount_options() {
+	local ok=1 n=0 o
+	mkdir -p ne
+	touch ne/x
+	SM_MP=ne same_mount -nonempty || ok=0
+	SM_MP=ne same_mount || ok=0
+	n=2
+	for o in "-fsname vcname" "-ko noatime" "-o fsname=x2,ko=noatime" "-ro" "-rw" \
+		"-ro -rw" "-o ro" "-dev" "-nodev" "-suid" "-nosuid" "-exec" "-noexec" \
+		"-o dev,suid,noexec" "-allow_other" "-noprealloc" "-devrandom" \
+		"-forcedecode" "-longnames=false" "-hkdf" "-raw64" "-nofail" "-quiet" \
+		"-debug" "-fusedebug" "-sharedstorage" "-badname *" "-zerokey" \
+		"-cpuprofile $T/cpu.prof" "-memprofile $T/mem.prof" "-trace $T/trace.out" \
+		"-wpanic" "-one-file-system" "-scryptn 12" "-plaintextnames" "-aessiv" \
+		"-xchacha" "-deterministic-names" "-longnamemax 100" "-e x" \
+		"-ko" "-fsname"; do
+		# shellcheck disable=SC2086
+		same_mount $o || ok=0
+		n=$((n + 1))
+	done
+	[ "$ok" -eq 1 ] &&
+		pass "$n mounts with options of gocryptfs 2.3: exit code, findmnt source and options, write outcome as gocryptfs's"
 }
 
 case_force_owner() {
@@ -426,6 +481,6 @@ case_sanitizer() {
 	fi
 }
 
-run_cases case_help case_idle case_dead_mount case_fstab_options \
+run_cases case_help case_idle case_dead_mount case_fstab_options case_mount_options \
 	case_force_owner case_noxattr case_fido2 case_masterkey_stdin \
 	case_openssl case_debug case_acl case_scrypt_cap case_sanitizer
