@@ -213,7 +213,7 @@ case_mount_options() {
 		"-ro -rw" "-o ro" "-dev" "-nodev" "-suid" "-nosuid" "-exec" "-noexec" \
 		"-o dev,suid,noexec" "-allow_other" "-noprealloc" "-devrandom" \
 		"-forcedecode" "-longnames=false" "-hkdf" "-raw64" "-nofail" "-quiet" \
-		"-debug" "-fusedebug" "-sharedstorage" "-badname *" "-zerokey" \
+		"-debug" "-fusedebug" "-sharedstorage" "-badname zz" "-zerokey" \
 		"-cpuprofile $T/cpu.prof" "-memprofile $T/mem.prof" "-trace $T/trace.out" \
 		"-wpanic" "-one-file-system" "-scryptn 12" "-plaintextnames" "-aessiv" \
 		"-xchacha" "-deterministic-names" "-longnamemax 100" "-e x" \
