@@ -88,7 +88,7 @@ static const struct help_row rows[] = {
 	{ 0, "-one-file-system",
 	  "Reverse mode: show other mount points as empty directories" },
 	{ 0, "-openssl true|false|auto",
-	  "Accepted for compatibility (this build always uses OpenSSL)" },
+	  "Accepted, no effect (backends fixed by the build: see -version)" },
 	{ 1, "-passfile FILE", "Read password from plain text file(s)" },
 	{ 1, "-plaintextnames", "Do not encrypt file names (with -init)" },
 	{ 1, "-q, -quiet", "Silence informational messages" },

@@ -90,7 +90,13 @@ static int volume_from_config(const struct cli_args *a, const char *dir,
 	r = conf == NULL ? EXIT_OTHER : cmd_load_config(&c, conf);
 	if (r == EXIT_OK && !a->reverse)
 		r = cmd_check_layout(&c, dir);
-	if (r == EXIT_OK && (c.flags & CONF_FIDO2)) {
+	/* gocryptfs: without -fido2 a usage error (1), with it fido2-assert
+	 * fails (31); this build has no FIDO2 support either way */
+	if (r == EXIT_OK && (c.flags & CONF_FIDO2) && a->fido2 == NULL) {
+		log_error("the master key is protected by a FIDO2 token, which "
+			  "needs -fido2 DEVICE (not supported by this build)");
+		r = EXIT_USAGE;
+	} else if (r == EXIT_OK && (c.flags & CONF_FIDO2)) {
 		log_error("fido2-assert failed: FIDO2-protected filesystems "
 			  "are not supported by this build");
 		r = EXIT_FIDO2;

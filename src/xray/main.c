@@ -244,10 +244,13 @@ static int dump_master_key(const struct xopts *o)
 	/* stdout is for the key only, as in gocryptfs-xray */
 	log_set_level(LOGL_QUIET);
 	r = cmd_load_config(&c, o->arg);
+	/* without -fido2 (main() returns 31 before this with it): a usage
+	 * error, as gocryptfs-xray's */
 	if (r == EXIT_OK && (c.flags & CONF_FIDO2)) {
-		fprintf(stderr, "vcryptfs-xray: FIDO2 is not supported by "
-				"this build\n");
-		r = EXIT_FIDO2;
+		fprintf(stderr, "vcryptfs-xray: the master key is protected by "
+				"a FIDO2 token, which needs -fido2 DEVICE (not "
+				"supported by this build)\n");
+		r = EXIT_USAGE;
 	}
 	if (r == EXIT_OK)
 		r = cmd_unlock(&a, &c, mk);

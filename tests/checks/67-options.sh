@@ -6,10 +6,13 @@
 # while a file is open), a dead mount after kill -9 (exit 10, says
 # ENOTCONN and how to clear it), options of gocryptfs fstab lines
 # (-kernel_cache -acl -serialize_reads -noxattr -idle 0 -i 0, also via
-# -o), -force_owner, -noxattr (ENOTSUP), -fido2 (exit 31 as gocryptfs
-# without fido2-tools), -masterkey=stdin (no ps-ax warning), -openssl
-# (garbage refused like gocryptfs), -d (debug lines), -acl (ACLs stored
-# as gocryptfs stores them: each reads the other's; enforced), the scrypt
+# -o), 44 mounts with gocryptfs's other mount-time options (exit code,
+# findmnt source and options, write outcome equal), -force_owner, -noxattr (ENOTSUP), -fido2 (exit 31 as gocryptfs
+# without fido2-tools; a FIDO2 volume: 1 without -fido2, 31 with, for
+# mount, -fsck and xray -dumpmasterkey), -masterkey=stdin (no ps-ax
+# warning), -openssl (garbage refused like gocryptfs), -d (debug
+# lines), -acl (ACLs stored as gocryptfs stores them: each reads the
+# other's; enforced), the scrypt
 # memory cap (N=2^21 works as gocryptfs's; 2^28 refused naming need and
 # limit when the memory is not there). Mounts also under ASan/UBSan.
 # Spec: ../shared/FORMAT.md 7, 11, 12.3, 13.5; issue 25.
@@ -17,7 +20,7 @@
 V=$PWD/$BUILD/vcryptfs
 VS=$PWD/$SANBUILD/vcryptfs
 group_needs 67-options "$V" "$VS" -- \
-	gocryptfs setfacl getfacl getfattr setfattr setpriv findmnt || exit 0
+	gocryptfs gocryptfs-xray setfacl getfacl getfattr setfattr setpriv findmnt || exit 0
 scratch_dir options
 SRC=$PWD
 san_log_to "$T/san"
@@ -169,6 +172,60 @@ case_fstab_options() {
 	mount_ok "-wpanic -fido2 X (ignored on a password volume)" -wpanic -fido2 /dev/null c m
 }
 
+# same_mount OPTS...: vcryptfs and gocryptfs mount c on ${SM_MP:-m}
+# with OPTS: the same exit code, findmnt SOURCE and OPTIONS (gocryptfs's
+# max_read aside) and outcome of a write. Prints a FAIL line and returns
+# 1 when they differ.
+same_mount() {
+	local mp=${SM_MP:-m} b rc out=() w
+	for b in "$VS" gocryptfs; do
+		if [ "$b" = gocryptfs ]; then
+			gocryptfs -q -nosyslog -passfile pf "$@" c "$mp" >/dev/null 2>&1 </dev/null
+		else
+			"$b" -q -passfile pf "$@" c "$mp" >sm.log 2>&1 </dev/null
+		fi
+		rc=$?
+		w=-
+		if mountpoint -q "$mp"; then
+			w=$( (echo x >"$mp/sm") 2>&1 && cat "$mp/sm")
+			rm -f "$mp/sm" 2>/dev/null
+		fi
+		out+=("rc=$rc [$(findmnt -n -o SOURCE,OPTIONS "$mp" 2>/dev/null |
+			sed 's/,max_read=[0-9]*//')] write=$w")
+		unmount_all "$mp"
+	done
+	[ "${out[0]}" = "${out[1]}" ] && return 0
+	fail "mount $*: vcryptfs ${out[0]} ($(head -c 200 sm.log)); gocryptfs ${out[1]}"
+	return 1
+}
+
+# options of gocryptfs 2.3 that a mount takes (mount flags, obsolete
+# and Go-only ones that are ignored, -ko, -fsname, -zerokey, ...): the
+# same outcome as gocryptfs's
+case_mount_options() {
+	local ok=1 n=0 o
+	mkdir -p ne
+	touch ne/x
+	SM_MP=ne same_mount -nonempty || ok=0
+	SM_MP=ne same_mount || ok=0
+	n=2
+	for o in "-fsname vcname" "-ko noatime" "-o fsname=x2,ko=noatime" "-ro" "-rw" \
+		"-ro -rw" "-o ro" "-dev" "-nodev" "-suid" "-nosuid" "-exec" "-noexec" \
+		"-o dev,suid,noexec" "-allow_other" "-noprealloc" "-devrandom" \
+		"-forcedecode" "-longnames=false" "-hkdf" "-raw64" "-nofail" "-quiet" \
+		"-debug" "-fusedebug" "-sharedstorage" "-badname zz" "-zerokey" \
+		"-cpuprofile $T/cpu.prof" "-memprofile $T/mem.prof" "-trace $T/trace.out" \
+		"-wpanic" "-one-file-system" "-scryptn 12" "-plaintextnames" "-aessiv" \
+		"-xchacha" "-deterministic-names" "-longnamemax 100" "-e x" \
+		"-ko" "-fsname"; do
+		# shellcheck disable=SC2086
+		same_mount $o || ok=0
+		n=$((n + 1))
+	done
+	[ "$ok" -eq 1 ] &&
+		pass "$n mounts with options of gocryptfs 2.3: exit code, findmnt source and options, write outcome as gocryptfs's"
+}
+
 case_force_owner() {
 	local rc own
 	"$VS" -q -passfile pf -force_owner 1234:567 c m >fo.log 2>&1
@@ -228,6 +285,47 @@ case_fido2() {
 	else
 		fail "-init -fido2: exit $got (gocryptfs $want): $(cat f1.log)"
 	fi
+	# a volume whose master key a FIDO2 token protects (config edited:
+	# FIDO2 flag and object); without -fido2 gocryptfs stops at the
+	# command line (exit 1), with it at fido2-assert (31)
+	rm -rf f3
+	cp -r c f3
+	chmod u+w f3/gocryptfs.conf
+	sed -z -i 's/"Raw64"\n\t\]/"Raw64",\n\t\t"FIDO2"\n\t],\n\t"FIDO2": {\n\t\t"CredentialID": "AAECAwQFBgcICQoLDA0ODw==",\n\t\t"HMACSalt": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="\n\t}/' \
+		f3/gocryptfs.conf
+	grep -q '"HMACSalt"' f3/gocryptfs.conf || fail "-fido2: FIDO2 config not made"
+	local xr=$SRC/$BUILD/vcryptfs-xray t line ok=1 n=0
+	for t in "1|-passfile pf f3 m" "31|-fido2 /dev/null f3 m" "1|-fsck -passfile pf f3" \
+		"31|-fsck -fido2 /dev/null f3" "1|-passwd -passfile pf f3" "0|-info f3" \
+		"1|xray -dumpmasterkey f3/gocryptfs.conf" \
+		"31|xray -fido2 /dev/null -dumpmasterkey f3/gocryptfs.conf"; do
+		want=${t%%|*}
+		line=${t#*|}
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		case $line in
+		xray*)
+			"$xr" ${line#xray } >f3.log 2>&1 </dev/null
+			got=$?
+			PATH=/usr/bin:/bin gocryptfs-xray ${line#xray } >/dev/null 2>&1 </dev/null
+			;;
+		*)
+			"$VS" -q $line >f3.log 2>&1 </dev/null
+			got=$?
+			unmount_all m
+			PATH=/usr/bin:/bin gocryptfs -q -nosyslog $line >/dev/null 2>&1 </dev/null
+			;;
+		esac
+		grc=$?
+		unmount_all m
+		if [ "$got" -ne "$want" ] || [ "$grc" -ne "$want" ] ||
+			{ [ "$want" -ne 0 ] && [ "$(wc -l <f3.log)" -ne 1 ]; }; then
+			fail "FIDO2 volume, $line: exit $got (gocryptfs $grc, want $want): $(cat f3.log)"
+			ok=0
+		fi
+	done
+	[ "$ok" -eq 1 ] &&
+		pass "FIDO2 volume: $n commands (mount, -fsck, -passwd, -info, xray -dumpmasterkey; with and without -fido2) exit as gocryptfs's, one line"
 }
 
 case_masterkey_stdin() {
@@ -383,6 +481,6 @@ case_sanitizer() {
 	fi
 }
 
-run_cases case_help case_idle case_dead_mount case_fstab_options \
+run_cases case_help case_idle case_dead_mount case_fstab_options case_mount_options \
 	case_force_owner case_noxattr case_fido2 case_masterkey_stdin \
 	case_openssl case_debug case_acl case_scrypt_cap case_sanitizer

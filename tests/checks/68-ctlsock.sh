@@ -6,8 +6,10 @@
 # -encrypt-paths/-decrypt-paths and vcryptfs-xray give the same output,
 # warnings, errors and exit codes through either socket, and raw JSON
 # requests get the same replies (ErrNo and, where gocryptfs's text is not
-# Go-specific, the text). vcryptfs-xray's dumps of AES-GCM, AES-SIV and
-# XChaCha20 files (and of broken ones) equal gocryptfs-xray's, and
+# Go-specific, the text); so do -aessiv, -xchacha, -plaintextnames,
+# -deterministic-names and -longnamemax 62 volumes. vcryptfs-xray's
+# dumps of AES-GCM, AES-SIV and XChaCha20 files (and of broken ones)
+# equal gocryptfs-xray's, and
 # -dumpmasterkey prints the same key. A socket that cannot be created:
 # exit 20, as gocryptfs. Spec: ../shared/FORMAT.md 4, 5, 11, 12.3.
 . "$(dirname "$0")/lib.sh"
@@ -100,6 +102,38 @@ case_xray_paths() {
 	done
 }
 
+# the socket on the other volume kinds, made by vcryptfs (-aessiv,
+# -xchacha, -plaintextnames, -deterministic-names, -longnamemax 62):
+# gocryptfs-xray and vcryptfs-xray through either socket say the same
+case_xray_kinds() {
+	local k d ok=1 n=0 p enc xr
+	for k in -aessiv -xchacha -plaintextnames -deterministic-names "-longnamemax 62"; do
+		d=k${k// /}
+		mkdir -p "$d" mkv mkg
+		# shellcheck disable=SC2086
+		"$V" -q -init -scryptn 10 $k -passfile pf "$d" >/dev/null 2>&1 || fail "-init $k"
+		"$V" -q -passfile pf "$d" mkv || fail "mount $d"
+		mkdir -p "mkv/dir/sub" "mkv/$LONG"
+		touch "mkv/dir/sub/file" "mkv/$LONG/inner"
+		unmount_all mkv
+		"$VS" -q -passfile pf -ctlsock "$T/v.sock" "$d" mkv >mv.log 2>&1 ||
+			fail "vcryptfs -ctlsock $k: $(cat mv.log)"
+		gocryptfs -q -passfile pf -ctlsock "$T/g.sock" "$d" mkg >/dev/null 2>&1 ||
+			fail "gocryptfs -ctlsock $k"
+		for p in dir/sub/file dir "$LONG" "$LONG/inner" nonexist "" /dir; do
+			enc=$(printf '%s\n' "$p" | gocryptfs-xray -encrypt-paths "$T/g.sock" 2>/dev/null)
+			for xr in gocryptfs-xray "$X"; do
+				same_xray "$k $xr" "$xr" -encrypt-paths "$p" || ok=0
+				same_xray "$k $xr" "$xr" -decrypt-paths "$enc" || ok=0
+				n=$((n + 2))
+			done
+		done
+		unmount_all mkv mkg
+		rm -f "$T/v.sock" "$T/g.sock"
+	done
+	[ "$ok" -eq 1 ] && pass "-aessiv, -xchacha, -plaintextnames, -deterministic-names, -longnamemax 62 volumes: gocryptfs-xray and vcryptfs-xray through vcryptfs's socket = through gocryptfs's ($n comparisons)"
+}
+
 case_raw_json() {
 	local r vr gr ok=1 n=0
 	start_mounts "$VS"
@@ -190,4 +224,4 @@ case_sanitizer() {
 	fi
 }
 
-run_cases case_xray_paths case_raw_json case_ctlsock_fail case_xray_dump case_sanitizer
+run_cases case_xray_paths case_xray_kinds case_raw_json case_ctlsock_fail case_xray_dump case_sanitizer
