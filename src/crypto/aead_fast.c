@@ -10,7 +10,7 @@
  * followed by up to (blocks - 1) * 64 bytes of text, copied to a stack
  * buffer, so a 4 KiB block costs 4096 / 64 + 1 block functions: with the
  * 8-block AVX2 kernel, 8 SIMD steps and one one-block tail. HChaCha20 is
- * the dispatched one (SSE rows, or scalar without SSSE3). The
+ * the dispatched one (the scalar core at every level). The
  * stitched seal (chacha20_poly_fn) is used only when dispatch_stitch(1)
  * asked for it. Seals of at least one whole SIMD step go to the kernel's
  * whole-seal body when it has one (chachapoly_body_fn: AVX2, and the

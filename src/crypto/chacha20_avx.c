@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVX level (issue 21): the SSSE3 kernel's source (chacha20_sse128.h,
- * 4 blocks in 128-bit registers, HChaCha20 in four rows) compiled again
+ * 4 blocks in 128-bit registers, the stitched seal and open bodies)
+ * compiled again
  * with -mavx, so every instruction is VEX-encoded and three-operand (no
  * movdqa copies before the shifts of each rotation), for CPUs with AVX
  * but no AVX2 (Sandy Bridge, Ivy Bridge, Bulldozer). 128-bit VEX code
  * leaves the upper YMM halves clean: no SSE/AVX transition penalty
  * beside the legacy-encoded code. See kernels.h.
- * Spec: RFC 8439 sections 2.1-2.4.
+ * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: AVX with OSXSAVE and XCR0 saving XMM and YMM state (cpu.c
  * CPU_AVX); the only file built with -mavx (Makefile). Called only after
  * cpu.c saw it; the choice is by CPUID at run time, never by build flags.
@@ -25,12 +26,6 @@ static uint32_t chacha20_avx_xor(uint8_t *out, const uint8_t *in, size_t len,
 				 const uint8_t nonce[12])
 {
 	return cs_xor(out, in, len, key, counter, nonce);
-}
-
-static void hchacha20_avx(uint8_t out[32], const uint8_t key[32],
-			  const uint8_t nonce[16])
-{
-	row_hchacha20(out, key, nonce);
 }
 
 /* see kernels.h (chachapoly_body_fn): seal and open bodies */
@@ -68,14 +63,6 @@ chachapoly_body_fn chachapoly_open_body_avx_get(void)
 }
 
 /* see kernels.h */
-hchacha20_fn hchacha20_avx_get(void)
-{
-	if (!(cpu_features() & CPU_AVX))
-		return NULL;
-	return hchacha20_avx;
-}
-
-/* see kernels.h */
 chacha20_xor_fn chacha20_avx_get(void)
 {
 	if (!(cpu_features() & CPU_AVX))
@@ -101,9 +88,4 @@ chacha20_xor_fn chacha20_avx_get(void)
 	return NULL;
 }
 
-/* see kernels.h: built without AVX support */
-hchacha20_fn hchacha20_avx_get(void)
-{
-	return NULL;
-}
 #endif

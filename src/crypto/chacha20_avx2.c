@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "crypto/chacha20_fastblock.h"
+#include "crypto/poly1305_p64r.h"
 
 #define CS_VEC __m256i
 #define CS_PAIRED_QR 1
@@ -148,137 +149,6 @@ static inline __attribute__((always_inline)) void a2_store8(
 }
 
 #define A2_B(i) _mm256_set1_epi32((int)st[i])
-
-/* Poly1305 state in radix 2^64 for the stitched seal: h = h0 + h1 2^64 +
- * h2 2^128 (h2 small), r = r0 + r1 2^64 (clamped, so r0, r1 < 2^60 and r1
- * is a multiple of 4), s1 = 5 r1 / 4. Four 64 x 64 multiplies per block
- * instead of nine for the 44-bit limbs. */
-struct p64r {
-	uint64_t h0, h1, h2, r0, r1, s1;
-};
-
-typedef unsigned __int128 a2_u128;
-
-/* h = (h + m + 2^128) r mod 2^130 - 5, partly reduced. Bounds: h2 <= 4
- * between blocks (p64r_from gives h2 < 4), so h2 <= 6 once m is added;
- * r0 < 2^60, s1 < 1.25 * 2^60: h0 r0 + h1 s1 < 2^126, h0 r1 + h1 r0 +
- * h2 s1 + (high word of the former) < 2^126, h2 r0 < 2^63, and the
- * folded 5 (d2 >> 2) + (d2 & ~3) < 2^64. */
-static inline __attribute__((always_inline)) void p64r_block(
-	uint64_t *h0, uint64_t *h1, uint64_t *h2, const struct p64r *p,
-	const uint8_t *m)
-{
-	/*
-	 * Inline assembly so that h stays in registers: GCC 12 sends the
-	 * carries of unsigned __int128 sums through the stack, and the
-	 * store-to-load latency then sits on the block-to-block chain.
-	 * t1:t0 = h0 r0 + h1 s1, t3:t2 = h0 r1 + h1 r0 + h2 s1 + t1,
-	 * d2 = t3 + h2 r0; h = t0 + t2 2^64 + d2 2^128 reduced at 2^130.
-	 */
-	uint64_t a0 = *h0, a1 = *h1, a2 = *h2, t0, t1, t2, t3, ra, rd;
-
-	__asm__("addq (%[m]), %[a0]\n\t"
-		"adcq 8(%[m]), %[a1]\n\t"
-		"adcq $1, %[a2]\n\t"
-		"movq %[a0], %%rax\n\t"
-		"mulq %[r0]\n\t"
-		"movq %%rax, %[t0]\n\t"
-		"movq %%rdx, %[t1]\n\t"
-		"movq %[a1], %%rax\n\t"
-		"mulq %[s1]\n\t"
-		"addq %%rax, %[t0]\n\t"
-		"adcq %%rdx, %[t1]\n\t"
-		"movq %[a0], %%rax\n\t"
-		"mulq %[r1]\n\t"
-		"movq %%rax, %[t2]\n\t"
-		"movq %%rdx, %[t3]\n\t"
-		"movq %[a1], %%rax\n\t"
-		"mulq %[r0]\n\t"
-		"addq %%rax, %[t2]\n\t"
-		"adcq %%rdx, %[t3]\n\t"
-		"movq %[a2], %%rax\n\t"
-		"imulq %[s1], %%rax\n\t"
-		"imulq %[r0], %[a2]\n\t"
-		/* t1 < 2^62 and h2 s1 < 2^63: no carry out */
-		"addq %[t1], %%rax\n\t"
-		"addq %%rax, %[t2]\n\t"
-		"adcq %[a2], %[t3]\n\t"
-		/* d2 = t3: c = (d2 & ~3) + (d2 >> 2), h2 = d2 & 3 */
-		"movq %[t3], %[a2]\n\t"
-		"andq $3, %[a2]\n\t"
-		"movq %[t3], %%rax\n\t"
-		"shrq $2, %[t3]\n\t"
-		"andq $-4, %%rax\n\t"
-		"addq %%rax, %[t3]\n\t"
-		"addq %[t3], %[t0]\n\t"
-		"adcq $0, %[t2]\n\t"
-		"adcq $0, %[a2]\n\t"
-		"movq %[t0], %[a0]\n\t"
-		"movq %[t2], %[a1]"
-		: [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2),
-		  [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
-		  [t3] "=&r"(t3), "=&a"(ra), "=&d"(rd)
-		: [m] "r"(m), [r0] "m"(p->r0), [r1] "m"(p->r1), [s1] "m"(p->s1),
-		  "m"(*(const uint8_t(*)[16])m)
-		: "cc");
-	*h0 = a0;
-	*h1 = a1;
-	*h2 = a2;
-}
-
-/* p64r_block with MULX (BMI2: any destination registers, so none of the
- * moves through MUL's fixed rdx:rax; 2% faster 4 KiB seals here); same
- * arithmetic and bounds */
-static inline __attribute__((always_inline)) void p64r_block_x(
-	uint64_t *h0, uint64_t *h1, uint64_t *h2, const struct p64r *p,
-	const uint8_t *m)
-{
-	uint64_t a0 = *h0, a1 = *h1, a2 = *h2, t0, t1, t2, t3, u0, u1, rd;
-
-	__asm__("addq (%[m]), %[a0]\n\t"
-		"adcq 8(%[m]), %[a1]\n\t"
-		"adcq $1, %[a2]\n\t"
-		/* t1:t0 = h0 r0 + h1 s1, t3:t2 = h0 r1 + h1 r0 */
-		"movq %[a0], %%rdx\n\t"
-		"mulxq %[r0], %[t0], %[t1]\n\t"
-		"mulxq %[r1], %[t2], %[t3]\n\t"
-		"movq %[a1], %%rdx\n\t"
-		"mulxq %[s1], %[u0], %[u1]\n\t"
-		"addq %[u0], %[t0]\n\t"
-		"adcq %[u1], %[t1]\n\t"
-		"mulxq %[r0], %[u0], %[u1]\n\t"
-		"addq %[u0], %[t2]\n\t"
-		"adcq %[u1], %[t3]\n\t"
-		/* t3:t2 += h2 s1 + t1 (no carry out of the low sum),
-		 * t3 += h2 r0 */
-		"movq %[a2], %[u0]\n\t"
-		"imulq %[s1], %[u0]\n\t"
-		"imulq %[r0], %[a2]\n\t"
-		"addq %[t1], %[u0]\n\t"
-		"addq %[u0], %[t2]\n\t"
-		"adcq %[a2], %[t3]\n\t"
-		/* d2 = t3: c = (d2 & ~3) + (d2 >> 2), h2 = d2 & 3 */
-		"movq %[t3], %[a2]\n\t"
-		"andq $3, %[a2]\n\t"
-		"movq %[t3], %[u0]\n\t"
-		"shrq $2, %[t3]\n\t"
-		"andq $-4, %[u0]\n\t"
-		"addq %[u0], %[t3]\n\t"
-		"addq %[t3], %[t0]\n\t"
-		"adcq $0, %[t2]\n\t"
-		"adcq $0, %[a2]\n\t"
-		"movq %[t0], %[a0]\n\t"
-		"movq %[t2], %[a1]"
-		: [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2),
-		  [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
-		  [t3] "=&r"(t3), [u0] "=&r"(u0), [u1] "=&r"(u1), "=&d"(rd)
-		: [m] "r"(m), [r0] "m"(p->r0), [r1] "m"(p->r1), [s1] "m"(p->s1),
-		  "m"(*(const uint8_t(*)[16])m)
-		: "cc");
-	*h0 = a0;
-	*h1 = a1;
-	*h2 = a2;
-}
 
 /* one block with MULX (bmi2, a constant at every call) or MUL */
 #define P64R(PM)                                                               \
@@ -449,40 +319,6 @@ static uint32_t chacha20_avx2_xor(uint8_t *out, const uint8_t *in, size_t len,
 	return counter;
 }
 
-/* struct poly1305_fast (44/44/42-bit limbs, partly reduced) to radix
- * 2^64 and back */
-static void p64r_from(struct p64r *p, const struct poly1305_fast *mac)
-{
-	a2_u128 v = (a2_u128)mac->h[0] + ((a2_u128)mac->h[1] << 44);
-
-	p->h0 = (uint64_t)v;
-	v = (v >> 64) + ((a2_u128)mac->h[2] << 24);
-	p->h1 = (uint64_t)v;
-	p->h2 = (uint64_t)(v >> 64);
-	p->r0 = mac->r[0] | (mac->r[1] << 44);
-	p->r1 = (mac->r[1] >> 20) | (mac->r[2] << 24);
-	p->s1 = p->r1 + (p->r1 >> 2);
-}
-
-static void p64r_to(struct poly1305_fast *mac, const struct p64r *p)
-{
-	uint64_t h0 = p->h0 & P64_M44;
-	uint64_t h1 = ((p->h0 >> 44) | (p->h1 << 20)) & P64_M44;
-	uint64_t h2 = (p->h1 >> 24) | (p->h2 << 40);
-	uint64_t c;
-
-	/* h2 < 5 * 2^40: fold the bits from 2^130 up back in, so that the
-	 * limbs meet poly1305_64.h's bounds (h2 < 2^42, h1 < 2^44 + 2^8) */
-	c = h2 >> 42;
-	h2 &= P64_M42;
-	h0 += c * 5;
-	h1 += h0 >> 44;
-	h0 &= P64_M44;
-	mac->h[0] = h0;
-	mac->h[1] = h1;
-	mac->h[2] = h2;
-}
-
 /* see kernels.h (chacha20_poly_fn): the radix-2^64 Poly1305 of each
  * 512-byte step of ciphertext runs in the integer units during the vector
  * rounds of the next step */
@@ -521,91 +357,13 @@ static uint32_t chacha20_poly_avx2(uint8_t *c, const uint8_t *m, size_t len,
 	return counter;
 }
 
-/* radix 2^64 (h2 < 8) to 44/44/42-bit limbs, h2 < 2^43 */
-static void p64r_limbs(uint64_t h[3], uint64_t a0, uint64_t a1, uint64_t a2)
-{
-	h[0] = a0 & P64_M44;
-	h[1] = ((a0 >> 44) | (a1 << 20)) & P64_M44;
-	h[2] = (a1 >> 24) | (a2 << 40);
-}
-
-/* one carry pass: 44-bit-form limbs below 2^46 in, poly1305_64.h's bounds
- * out */
-static void p44_carry(uint64_t h[3])
-{
-	h[1] += h[0] >> 44;
-	h[0] &= P64_M44;
-	h[2] += h[1] >> 44;
-	h[1] &= P64_M44;
-	h[0] += (h[2] >> 42) * 5;
-	h[2] &= P64_M42;
-	h[1] += h[0] >> 44;
-	h[0] &= P64_M44;
-}
-
-/* r16 = r^16 mod 2^130 - 5 in the 44-bit form: four squarings with
- * p64_block (zero message, no 2^128 bit; its bounds hold for multipliers
- * with limbs below 2^44 + 2^8) */
-static void p44_pow16(uint64_t r16[3], const uint64_t r[3])
-{
-	static const uint8_t zero[16];
-	uint64_t sq[3];
-
-	r16[0] = r[0];
-	r16[1] = r[1];
-	r16[2] = r[2];
-	for (int i = 0; i < 4; i++) {
-		sq[0] = r16[0];
-		sq[1] = r16[1];
-		sq[2] = r16[2];
-		p64_block(r16, sq, zero, 0);
-	}
-	ct_wipe(sq, sizeof(sq));
-}
-
-/*
- * mac = the Poly1305 state p after the 32 blocks at c (the last step,
- * which has no next step to hide in), as two independent chains whose
- * multiplies overlap: a = p's h over c_0..15, b = c_16..31 from 0, then
- * h = a r^16 + b (Horner's rule regrouped: h r^32 + sum m_i r^(32 - i)
- * = (h r^16 + sum_{i<16} m_i r^(16 - i)) r^16 + sum_{i>=16} m_i
- * r^(32 - i); RFC 8439 2.5.1). r16 from p44_pow16. Measured 2% faster
- * 4 KiB seals than the vector Poly1305 for this step.
- */
-static inline __attribute__((always_inline)) void p64r_last2(
-	struct poly1305_fast *mac, const struct p64r *p, const uint8_t *c,
-	const uint64_t r16[3], int bmi2)
-{
-	static const uint8_t zero[16];
-	uint64_t a0 = p->h0, a1 = p->h1, a2 = p->h2, b0 = 0, b1 = 0, b2 = 0;
-	uint64_t hb[3];
-
-	for (int i = 0; i < 16; i++) {
-		if (bmi2) {
-			p64r_block_x(&a0, &a1, &a2, p, c + 16 * i);
-			p64r_block_x(&b0, &b1, &b2, p, c + 256 + 16 * i);
-		} else {
-			p64r_block(&a0, &a1, &a2, p, c + 16 * i);
-			p64r_block(&b0, &b1, &b2, p, c + 256 + 16 * i);
-		}
-	}
-	p64r_limbs(mac->h, a0, a1, a2);
-	p44_carry(mac->h);
-	p64_block(mac->h, r16, zero, 0);
-	p64r_limbs(hb, b0, b1, b2);
-	mac->h[0] += hb[0];
-	mac->h[1] += hb[1];
-	mac->h[2] += hb[2];
-	p44_carry(mac->h);
-}
-
 /*
  * The body of a seal (mac_in 0: MAC over out, the ciphertext) or of an
  * open (mac_in 1: MAC over in, the ciphertext; out must not overlap in,
  * since in is read one step after out was written): block 0 (the
  * one-time key) in general-purpose registers during the first 8-block
  * step, then the Poly1305 of each step's ciphertext during the next step
- * (the last step's as two chains, p64r_last2).
+ * (the last step's as two chains of 16, p64r_last2).
  */
 static inline __attribute__((always_inline)) void body_core(
 	uint8_t *out, const uint8_t *in, size_t len, const uint8_t *ad,
@@ -645,7 +403,7 @@ static inline __attribute__((always_inline)) void body_core(
 		p64r_block(&p.h0, &p.h1, &p.h2, &p, last);
 	}
 	if (pending != NULL)
-		p44_pow16(r16, mac->r);
+		p44_pow2k(r16, mac->r, 4);
 	while (len >= 64 * CS_BLOCKS && pending != NULL) {
 		avx2_batch(out, in, st, counter, NULL, 0, &p, pending, bmi2);
 		pending = mac_in ? in : out;
@@ -655,7 +413,7 @@ static inline __attribute__((always_inline)) void body_core(
 		len -= 64 * CS_BLOCKS;
 	}
 	if (pending != NULL) {
-		p64r_last2(mac, &p, pending, r16, bmi2);
+		p64r_last2(mac, &p, pending, 16, r16, bmi2);
 		ct_wipe(r16, sizeof(r16));
 	} else {
 		p64r_to(mac, &p);

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One ChaCha20 block (and HChaCha20) in four 128-bit rows: the state rows
+ * One ChaCha20 block in four 128-bit rows: the state rows
  * a = words 0-3, b = 4-7, c = 8-11, d = 12-15 sit in one SSE register each,
  * a column round is one quarter round on whole rows and word rotations
  * of b, c, d turn the diagonals into columns. Used for the one- and
- * two-block tails of the SIMD kernels and for the HChaCha20 of the fast
- * AEAD, where a multi-block SIMD step would be wasted. Static inline;
+ * two-block tails of the SIMD kernels, where a multi-block SIMD step would
+ * be wasted. Static inline;
  * included ONLY by the ISA files (chacha20_ssse3.c, chacha20_avx2.c,
  * chacha20_avx512.c), which are all built with SSSE3 or more.
  * Spec: RFC 8439 sections 2.1-2.3; draft-irtf-cfrg-xchacha-03 2.2.
  * Constant time: yes. Not proved; checked against chacha20.c by
- * tests/unit/test_kernels.c (tails of every length, HChaCha20).
+ * tests/unit/test_kernels.c (tails of every length).
  */
 #ifndef VCRYPTFS_CHACHA20_SIMD_ROW_H
 #define VCRYPTFS_CHACHA20_SIMD_ROW_H
@@ -81,22 +81,6 @@ static inline void row_block(uint8_t ks[64], const uint32_t st[16],
 	_mm_storeu_si128((__m128i *)(ks + 16), _mm_add_epi32(b, b0));
 	_mm_storeu_si128((__m128i *)(ks + 32), _mm_add_epi32(c, c0));
 	_mm_storeu_si128((__m128i *)(ks + 48), _mm_add_epi32(d, d0));
-}
-
-/* HChaCha20 (same output as hchacha20 in chacha20.h); x86 is
- * little-endian, so the byte loads are the RFC's word loads */
-static inline void row_hchacha20(uint8_t out[32], const uint8_t key[32],
-				 const uint8_t nonce[16])
-{
-	__m128i a =
-		_mm_setr_epi32(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574);
-	__m128i b = _mm_loadu_si128((const __m128i *)key);
-	__m128i c = _mm_loadu_si128((const __m128i *)(key + 16));
-	__m128i d = _mm_loadu_si128((const __m128i *)nonce);
-
-	row_rounds(&a, &b, &c, &d);
-	_mm_storeu_si128((__m128i *)out, a);
-	_mm_storeu_si128((__m128i *)(out + 16), d);
 }
 
 #endif

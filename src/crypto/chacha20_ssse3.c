@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20 keystream XOR, 4 blocks at a time in SSE registers (one block
- * per 32-bit lane), and HChaCha20 in four SSE rows. See kernels.h; the
- * kernel body is chacha20_sse128.h (shared with chacha20_avx.c), round
- * bodies in chacha20_simd.h and chacha20_simd_row.h.
- * Spec: RFC 8439 sections 2.1-2.4.
+ * per 32-bit lane), and the stitched seal and open bodies with the
+ * radix-2^64 Poly1305. See kernels.h; the kernel body is
+ * chacha20_sse128.h (shared with chacha20_avx.c), the driver and tails in
+ * chacha20_simd.h and chacha20_simd_row.h.
+ * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: SSSE3 (pshufb for the 16- and 8-bit rotations); the only
  * file built with -mssse3 (Makefile). Called only after cpu.c saw SSSE3.
  * Constant time: yes. Not proved; tests/unit/test_kernels.c compares it
- * with chacha20.c.
+ * with chacha20.c and poly1305.c.
  */
 #include "crypto/kernels.h"
 #include "crypto/cpu.h"
@@ -21,12 +22,6 @@ static uint32_t chacha20_ssse3_xor(uint8_t *out, const uint8_t *in, size_t len,
 				   const uint8_t nonce[12])
 {
 	return cs_xor(out, in, len, key, counter, nonce);
-}
-
-static void hchacha20_ssse3(uint8_t out[32], const uint8_t key[32],
-			    const uint8_t nonce[16])
-{
-	row_hchacha20(out, key, nonce);
 }
 
 /* see kernels.h (chachapoly_body_fn): seal and open bodies */
@@ -65,14 +60,6 @@ chachapoly_body_fn chachapoly_open_body_ssse3_get(void)
 }
 
 /* see kernels.h */
-hchacha20_fn hchacha20_ssse3_get(void)
-{
-	if (!(cpu_features() & CPU_SSSE3))
-		return NULL;
-	return hchacha20_ssse3;
-}
-
-/* see kernels.h */
 chacha20_xor_fn chacha20_ssse3_get(void)
 {
 	if (!(cpu_features() & CPU_SSSE3))
@@ -98,9 +85,4 @@ chacha20_xor_fn chacha20_ssse3_get(void)
 	return NULL;
 }
 
-/* see kernels.h: built without SSSE3 support */
-hchacha20_fn hchacha20_ssse3_get(void)
-{
-	return NULL;
-}
 #endif

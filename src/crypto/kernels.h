@@ -40,15 +40,10 @@ chacha20_xor_fn chacha20_avx_get(void);
 chacha20_xor_fn chacha20_avx2_get(void);
 chacha20_xor_fn chacha20_avx512_get(void);
 
-/* HChaCha20 with the signature of hchacha20 (chacha20.h). */
+/* HChaCha20 with the signature of hchacha20 (chacha20.h); dispatch.c
+ * runs the scalar one of chacha20_fastblock.h at every level. */
 typedef void (*hchacha20_fn)(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16]);
-
-/* The SSSE3 one (rows in SSE registers, chacha20_simd_row.h), or NULL
- * when not compiled in or the CPU (after cpu_mask) lacks SSSE3. */
-hchacha20_fn hchacha20_ssse3_get(void);
-/* The same rows in VEX encoding (chacha20_avx.c); NULL without AVX. */
-hchacha20_fn hchacha20_avx_get(void);
 
 /*
  * Poly1305 bulk step: absorb nblocks full 16-byte blocks of m (each with
@@ -119,7 +114,7 @@ typedef void (*chachapoly_body_fn)(uint8_t *c, const uint8_t *m, size_t len,
 /* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
 chachapoly_body_fn chachapoly_body_avx2_get(void);
 
-/* The 4-block 128-bit ones (chacha20_sse128.h: the scalar radix-2^44
+/* The 4-block 128-bit ones (chacha20_sse128.h: the scalar radix-2^64
  * Poly1305 of each 256-byte step inside the vector rounds of the next;
  * MUL, no BMI2); NULL when not compiled in or the CPU (after cpu_mask)
  * lacks SSSE3 / AVX. Seal and open as these two. */

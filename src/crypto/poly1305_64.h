@@ -2,9 +2,10 @@
 /*
  * Static-inline Poly1305 block step in 3 limbs (44, 44, 42 bits) with
  * unsigned __int128 products, shared by poly1305_64.c and
- * poly1305_avx2.c (runs too short for the vector loop); chacha20_avx2.c
- * uses the masks to convert its radix-2^64 state back. Private to src/crypto; not for Frama-C
- * (WP cannot parse __int128: ../shared/PROOFS-NOTES.md).
+ * poly1305_avx2.c (runs too short for the vector loop); poly1305_p64r.h
+ * uses the masks to convert its radix-2^64 state back. Private to
+ * src/crypto; not for Frama-C (WP cannot parse __int128:
+ * ../shared/PROOFS-NOTES.md).
  * Spec: RFC 8439 section 2.5.1: h = (h + m + 2^128) * r mod 2^130 - 5.
  * Limb bounds between blocks (after the carry chain): h0 < 2^44,
  * h1 < 2^44 + 2^8, h2 < 2^42. Adding a message block keeps every limb
