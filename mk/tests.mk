@@ -67,13 +67,17 @@ EMU_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -mssse3 \
 
 $(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20_avx512.c \
 		src/crypto/chacha20_simd.h src/crypto/chacha20_simd_row.h \
+		src/crypto/chacha20_fastblock.h src/crypto/poly1305_p64r.h \
 		tests/avx512emu/immintrin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -c $< -o $@
 
 $(EMU_DIR)/test_avx512_emul: tests/avx512emu/test_avx512_emul.c \
 		$(EMU_DIR)/chacha20_avx512.o tests/unit/th.c \
-		$(BUILD)/obj/src/crypto/chacha20.o $(BUILD)/obj/src/crypto/ct.o
+		$(BUILD)/obj/src/crypto/chacha20.o $(BUILD)/obj/src/crypto/ct.o \
+		$(BUILD)/obj/src/crypto/poly1305.o \
+		$(BUILD)/obj/src/crypto/poly1305_64.o \
+		$(BUILD)/obj/src/crypto/aead_xchacha.o
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -o $@ $^
 

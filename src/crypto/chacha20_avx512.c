@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20 keystream XOR, 16 blocks at a time in AVX-512 registers (one
- * block per 32-bit lane). See kernels.h; round body in chacha20_simd.h.
- * Spec: RFC 8439 sections 2.1-2.4.
+ * block per 32-bit lane), and the seal and open bodies (kernels.h
+ * chachapoly_body_fn) that run the radix-2^64 Poly1305 of each 1024-byte
+ * step (poly1305_p64r.h, MULX) in the general-purpose registers during
+ * the next step's vector rounds, block 0 there during the first step.
+ * See kernels.h; round body and driver in chacha20_simd.h.
+ * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: AVX-512F/VL/BW with OS-saved opmask and ZMM state (cpu.c
- * checks XCR0 bits 5-7); the only file built with -mavx512f -mavx512vl
- * -mavx512bw (Makefile).
- * UNTESTED ON THIS PROJECT'S MACHINES: the development CPU has no AVX-512
- * and qemu-user 7.2 cannot emulate it, so this file is compiled and linted
- * but never run here; test_kernels prints SKIP for it. It shares its round
- * body and driver with the tested SSSE3 and AVX2 kernels; only the final
- * 128-bit-lane transpose (cs_store) is specific to it.
- * Constant time: yes. Not proved.
+ * checks XCR0 bits 5-7), and BMI2 for the bodies; the only file built
+ * with -mavx512f -mavx512vl -mavx512bw (Makefile; MULX is inline
+ * assembly).
+ * Checked on AVX-512 machines by every unit test and fuzz target that
+ * runs the dispatched kernels (tests/unit/test_kernels.c, fuzz/), and on
+ * any machine by tests/avx512emu (this file compiled against scalar
+ * stand-ins for its intrinsics: the kernel and both bodies against the
+ * portable and proved code).
+ * Constant time: yes (no table, no secret-dependent branch). Not proved;
+ * valgrind 3.19 cannot run it (tests/ct reports it as not checkable) and
+ * make ct-timing times it.
  */
 #include "crypto/kernels.h"
 #include "crypto/cpu.h"
 
 #if defined(__AVX512F__) && !defined(__FRAMAC__)
 #include <immintrin.h>
+#include <string.h>
 
 #define CS_VEC __m512i
 #define CS_BLOCKS 16
@@ -35,7 +43,9 @@
 #define CS_UNPACKLO64 _mm512_unpacklo_epi64
 #define CS_UNPACKHI64 _mm512_unpackhi_epi64
 
+#include "crypto/chacha20_fastblock.h"
 #include "crypto/chacha20_simd.h"
+#include "crypto/poly1305_p64r.h"
 
 static inline void xor64(uint8_t *out, const uint8_t *in, __m512i ks)
 {
@@ -74,6 +84,184 @@ static uint32_t chacha20_avx512_xor(uint8_t *out, const uint8_t *in, size_t len,
 	return cs_xor(out, in, len, key, counter, nonce);
 }
 
+#define Z_MAC()                                                                \
+	do {                                                                   \
+		p64r_block_x(&h0, &h1, &h2, p, pm);                            \
+		pm += 16;                                                      \
+	} while (0)
+
+/*
+ * out[0 .. 1023] = in ^ keystream blocks counter .. counter + 15
+ * (cs_batch), with, when pm is not NULL, the 64 radix-2^64 Poly1305
+ * blocks at pm[0 .. 1023] (MULX) in general-purpose registers inside the
+ * vector rounds, 7 per double round in the first 4 and 6 in the last 6;
+ * and when ks1 is not NULL, ks1 = keystream block 0 in general-purpose
+ * registers (chacha20_fastblock.h) inside the rounds.
+ */
+CS_INLINE void z_step(uint8_t *out, const uint8_t *in, const uint32_t st[16],
+		      uint32_t counter, uint8_t *ks1, struct p64r *p,
+		      const uint8_t *pm)
+{
+	uint64_t h0 = 0, h1 = 0, h2 = 0;
+	uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
+	uint32_t s4 = st[4], s5 = st[5], s6 = st[6], s7 = st[7];
+	uint32_t s8 = st[8], s9 = st[9], s10 = st[10], s11 = st[11];
+	uint32_t s12 = 0, s13 = st[13], s14 = st[14], s15 = st[15];
+	CS_VEC x[16], t[4][4];
+	CS_VEC ctr;
+
+	if (pm != NULL) {
+		h0 = p->h0;
+		h1 = p->h1;
+		h2 = p->h2;
+	}
+	cs_load_state(x, st, counter);
+	for (int i = 0; i < 10; i++) {
+		cs_double_round(x);
+		if (pm != NULL) {
+			for (int j = 0; j < 6; j++)
+				Z_MAC();
+			if (i < 4)
+				Z_MAC();
+		}
+		if (ks1 != NULL) {
+			FB_QR(s0, s4, s8, s12);
+			FB_QR(s1, s5, s9, s13);
+			FB_QR(s2, s6, s10, s14);
+			FB_QR(s3, s7, s11, s15);
+			FB_QR(s0, s5, s10, s15);
+			FB_QR(s1, s6, s11, s12);
+			FB_QR(s2, s7, s8, s13);
+			FB_QR(s3, s4, s9, s14);
+		}
+	}
+	if (pm != NULL) {
+		p->h0 = h0;
+		p->h1 = h1;
+		p->h2 = h2;
+	}
+	if (ks1 != NULL) {
+		uint32_t w[16] = { s0, s1, s2,	s3,  s4,  s5,  s6,  s7,
+				   s8, s9, s10, s11, s12, s13, s14, s15 };
+
+		for (int i = 0; i < 16; i++)
+			store32_le(ks1 + 4 * i, w[i] + (i == 12 ? 0 : st[i]));
+		ct_wipe(w, sizeof(w));
+	}
+	ctr = CS_ADD(CS_SET1(counter), CS_LANES);
+	for (int i = 0; i < 16; i++)
+		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
+	cs_transpose(t, x);
+	cs_store(out, in, t);
+}
+
+/*
+ * kernels.h chachapoly_body_fn for seal (mac_in 0: MAC over out; out may
+ * equal in) and open (mac_in 1: MAC over in; out must not overlap in,
+ * which is read one step after out was written): block 0 in
+ * general-purpose registers during the first 16-block step, each step's
+ * Poly1305 during the next one, the last step's as two chains of 32
+ * blocks (p64r_last2 with r^32), the tail (< 16 blocks) last.
+ */
+static inline void z_body(uint8_t *out, const uint8_t *in, size_t len,
+			  const uint8_t *ad, size_t adlen,
+			  const uint8_t key[32], const uint8_t nonce[12],
+			  struct poly1305_fast *mac, int mac_in)
+{
+	uint32_t st[16];
+	uint8_t otk[64], last[16];
+	uint64_t r32[3] = { 0, 0, 0 };
+	struct p64r p;
+	uint32_t counter = 1;
+	const uint8_t *pending = NULL;
+	size_t i;
+
+	cs_init(st, key, nonce);
+	if (len >= 64 * CS_BLOCKS) {
+		z_step(out, in, st, counter, otk, NULL, NULL);
+		pending = mac_in ? in : out;
+		counter += CS_BLOCKS;
+		out += 64 * CS_BLOCKS;
+		in += 64 * CS_BLOCKS;
+		len -= 64 * CS_BLOCKS;
+	} else {
+		row_block(otk, st, 0);
+	}
+	poly1305_fast_init(mac, otk);
+	ct_wipe(otk, sizeof(otk));
+	p64r_from(&p, mac);
+	/* ad | pad16(ad) straight in radix 2^64 */
+	for (i = 0; i + 16 <= adlen; i += 16)
+		p64r_block_x(&p.h0, &p.h1, &p.h2, &p, ad + i);
+	if (i < adlen) {
+		memset(last, 0, sizeof(last));
+		memcpy(last, ad + i, adlen - i);
+		p64r_block_x(&p.h0, &p.h1, &p.h2, &p, last);
+	}
+	if (pending != NULL)
+		p44_pow2k(r32, mac->r, 5);
+	while (len >= 64 * CS_BLOCKS) {
+		z_step(out, in, st, counter, NULL, &p, pending);
+		pending = mac_in ? in : out;
+		counter += CS_BLOCKS;
+		out += 64 * CS_BLOCKS;
+		in += 64 * CS_BLOCKS;
+		len -= 64 * CS_BLOCKS;
+	}
+	if (pending != NULL) {
+		p64r_last2(mac, &p, pending, 32, r32, 1);
+		ct_wipe(r32, sizeof(r32));
+	} else {
+		p64r_to(mac, &p);
+	}
+	if (len > 0) {
+		cs_tail(out, in, len, st, counter);
+		poly1305_fast_update(mac, mac_in ? in : out, len);
+	}
+	ct_wipe(st, sizeof(st));
+	ct_wipe(&p, sizeof(p));
+}
+
+/* see kernels.h (chachapoly_body_fn): seal and open bodies */
+static void chachapoly_body_avx512(uint8_t *c, const uint8_t *m, size_t len,
+				   const uint8_t *ad, size_t adlen,
+				   const uint8_t key[32],
+				   const uint8_t nonce[12],
+				   struct poly1305_fast *mac)
+{
+	z_body(c, m, len, ad, adlen, key, nonce, mac, 0);
+}
+
+static void chachapoly_open_body_avx512(uint8_t *m, const uint8_t *c,
+					size_t len, const uint8_t *ad,
+					size_t adlen, const uint8_t key[32],
+					const uint8_t nonce[12],
+					struct poly1305_fast *mac)
+{
+	z_body(m, c, len, ad, adlen, key, nonce, mac, 1);
+}
+
+/* the bodies need BMI2 (MULX) besides AVX-512F/VL/BW; every AVX-512 CPU
+ * has it, but cpu_mask can hide it */
+static int body_ok(void)
+{
+	unsigned want = CPU_AVX512_ALL | CPU_BMI2;
+
+	return (cpu_features() & want) == want;
+}
+
+/* see kernels.h */
+chachapoly_body_fn chachapoly_body_avx512_get(void)
+{
+	return body_ok() ? chachapoly_body_avx512 : NULL;
+}
+
+/* see kernels.h */
+chachapoly_body_fn chachapoly_open_body_avx512_get(void)
+{
+	return body_ok() ? chachapoly_open_body_avx512 : NULL;
+}
+
 /* see kernels.h */
 chacha20_xor_fn chacha20_avx512_get(void)
 {
@@ -84,6 +272,18 @@ chacha20_xor_fn chacha20_avx512_get(void)
 #else
 /* see kernels.h: built without AVX-512 support */
 chacha20_xor_fn chacha20_avx512_get(void)
+{
+	return NULL;
+}
+
+/* see kernels.h: built without AVX-512 support */
+chachapoly_body_fn chachapoly_body_avx512_get(void)
+{
+	return NULL;
+}
+
+/* see kernels.h: built without AVX-512 support */
+chachapoly_body_fn chachapoly_open_body_avx512_get(void)
 {
 	return NULL;
 }

@@ -87,8 +87,9 @@ static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
 		return chachapoly_body_avx_get();
 	case DISPATCH_AVX2:
 		return chachapoly_body_avx2_get();
-	case DISPATCH_PORTABLE:
 	case DISPATCH_AVX512:
+		return chachapoly_body_avx512_get();
+	case DISPATCH_PORTABLE:
 		break;
 	}
 	return NULL;
@@ -105,23 +106,27 @@ static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 		return chachapoly_open_body_avx_get();
 	case DISPATCH_AVX2:
 		return chachapoly_open_body_avx2_get();
-	case DISPATCH_PORTABLE:
 	case DISPATCH_AVX512:
+		return chachapoly_open_body_avx512_get();
+	case DISPATCH_PORTABLE:
 		break;
 	}
 	return NULL;
 }
 
-/* the Poly1305 of the current choice: the vector one, or the scalar
- * 64-bit ones inside the SSSE3 and AVX bodies (radix 2^64 in the steps,
- * 2^44 for tails; the proved one for what they do not cover), or the
+/* the Poly1305 of the current choice: the radix-2^64 one inside the seal
+ * and open bodies (2^44 for their tails), with the vector one (AVX2 and
+ * AVX-512 levels) or the proved one for what they do not cover; or the
  * proved one alone */
 static const char *poly_name(void)
 {
+	if (choice.body != NULL && choice.poly_blocks != NULL)
+		return "poly1305-64 in the seal and open bodies, poly1305-avx2 "
+		       "elsewhere";
+	if (choice.body != NULL)
+		return "poly1305-64 (in the seal and open bodies)";
 	if (choice.poly_blocks != NULL)
 		return "poly1305-avx2";
-	if (choice.body != NULL && choice.kernel->level < DISPATCH_AVX2)
-		return "poly1305-64 (in the seal and open bodies)";
 	return "poly1305-portable";
 }
 

@@ -122,6 +122,11 @@ chachapoly_body_fn chachapoly_body_ssse3_get(void);
 chachapoly_body_fn chachapoly_open_body_ssse3_get(void);
 chachapoly_body_fn chachapoly_body_avx_get(void);
 chachapoly_body_fn chachapoly_open_body_avx_get(void);
+/* The 16-block AVX-512 ones (chacha20_avx512.c: the radix-2^64 Poly1305
+ * with MULX of each 1024-byte step inside the next step's rounds); NULL
+ * unless the CPU (after cpu_mask) has AVX-512F/VL/BW and BMI2. */
+chachapoly_body_fn chachapoly_body_avx512_get(void);
+chachapoly_body_fn chachapoly_open_body_avx512_get(void);
 
 /*
  * The body of an open, same type, called as open(m, c, len, ...): m = c ^
