@@ -9,6 +9,8 @@
 #   src/crypto/*_avx.c       -> the only files built with -mavx
 #   src/crypto/*_avx2.c      -> the only files built with -mavx2
 #   src/crypto/*_avx512.c    -> the only files built with -mavx512f/vl/bw
+#   src/crypto/*_ifma.c      -> the only files built with -mavx512ifma
+#                               (and -mavx512f/vl)
 #   tests/unit/test_*.c      -> build/tests/test_*  (and build-san/tests/...)
 #   tests/checks/*.sh        -> groups run by tests/run.sh (make test)
 # Fragments in mk/, one per kind of target (included at the end, in order):
@@ -57,11 +59,13 @@ ISA_FLAGS_ssse3  := -mssse3
 ISA_FLAGS_avx    := -mavx
 ISA_FLAGS_avx2   := -mavx2
 ISA_FLAGS_avx512 := -mavx512f -mavx512vl -mavx512bw
+ISA_FLAGS_ifma   := -mavx512f -mavx512vl -mavx512ifma
 isa_flags = $(strip \
 	$(if $(filter %_ssse3.c,$(1)),$(ISA_FLAGS_ssse3)) \
 	$(if $(filter %_avx.c,$(1)),$(ISA_FLAGS_avx)) \
 	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
-	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)))
+	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)) \
+	$(if $(filter %_ifma.c,$(1)),$(ISA_FLAGS_ifma)))
 
 LAYERS := base crypto format sys fuse fsck reverse cli
 MAIN_SRC := src/cli/main.c

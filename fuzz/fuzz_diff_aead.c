@@ -19,7 +19,9 @@
  * are checked as well. All of it runs for the portable AEAD and then for
  * the fast AEAD (aead_fast.h) under every kernel this CPU can run (on
  * AVX2, seals from 512 bytes take the stitched body and opens of 512 to
- * 4096 bytes the stitched open body: dispatch.h body, open_body).
+ * 4096 bytes the stitched open body: dispatch.h body, open_body), and
+ * again with BMI2 hidden at avx2 and IFMA hidden at avx512, the paths
+ * other CPUs of those levels take.
  * AES-256-GCM (FORMAT.md 4.4) on the same input: key, the first 16 (flag
  * 0x20: 12) nonce bytes as IV, AD, message, tamper, forged mode; the
  * wrappers ossl_gcm_seal/ossl_gcm_open, once on the libgcrypt backend
@@ -33,6 +35,7 @@
 #include "crypto/aead_fast.h"
 #include "crypto/aead_xchacha.h"
 #include "crypto/chacha20.h"
+#include "crypto/cpu.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
 #include "fuzz_util.h"
@@ -421,6 +424,32 @@ out:
 	free(out);
 }
 
+/*
+ * The paths a kernel takes only when a feature is hidden: the AVX2
+ * bodies' MUL Poly1305 (BMI2 masked) and the avx512 stitched bodies
+ * (IFMA masked; with IFMA the level runs ChaCha20, then the IFMA
+ * Poly1305). Run the same checks there, then restore the mask and the
+ * kernel.
+ */
+static void check_hidden(const struct fz_aead *a, const struct fz_case *k,
+			 const struct dispatch_kernel *kern)
+{
+	unsigned bit = kern->level == DISPATCH_AVX2	? CPU_BMI2
+		       : kern->level == DISPATCH_AVX512 ? CPU_AVX512IFMA
+							: 0U;
+	unsigned before = cpu_masked();
+
+	if (bit == 0 || !(cpu_features() & bit))
+		return;
+	cpu_mask(bit);
+	if (dispatch_force(kern->name) == 0)
+		check_variant(a, k);
+	cpu_unmask_all();
+	cpu_mask(before);
+	FZ_CHECK(dispatch_force(kern->name) == 0,
+		 "dispatch_force after unmask");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f;
@@ -460,6 +489,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		a.fast = ks[i].name;
 		check_variant(&a, &k);
+		check_hidden(&a, &k, &ks[i]);
 	}
 	/* AES-GCM: the mount's backend (when libgcrypt is usable here:
 	 * test_gcm_wired asserts that it is), then OpenSSL's wrapper */

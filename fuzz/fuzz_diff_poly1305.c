@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets: poly1305_init, poly1305_update, poly1305_final, poly1305_mac,
  * poly1305_fast_init, poly1305_fast_update, poly1305_fast_final,
- * poly1305_fast_use with poly1305_avx2_get() (kernels.h), OpenSSL EVP_MAC
+ * poly1305_fast_use with poly1305_avx2_get() and poly1305_ifma_get()
+ * (kernels.h; each when the CPU has it), OpenSSL EVP_MAC
  * "POLY1305". */
 /*
  * Differential fuzzing of Poly1305 (RFC 8439 2.5). The fuzzer picks the
@@ -111,6 +112,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mac_fast(tag, m, cut, key, poly1305_avx2_get());
 		FZ_CHECK(memcmp(tag, ref, 16) == 0,
 			 "poly1305_fast (avx2 blocks) != portable");
+	}
+	if (poly1305_ifma_get() != NULL) {
+		mac_fast(tag, m, cut, key, poly1305_ifma_get());
+		FZ_CHECK(memcmp(tag, ref, 16) == 0,
+			 "poly1305_fast (ifma blocks) != portable");
 	}
 	mac_openssl(tag, m, cut, key);
 	FZ_CHECK(memcmp(tag, ref, 16) == 0, "poly1305 != OpenSSL POLY1305");

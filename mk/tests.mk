@@ -6,8 +6,9 @@
 #                            groups in tests/checks/ name the ones they use)
 #   tests/fs/fsposix.c    -> $(BUILD)/tests/fsposix, the POSIX-semantics
 #                            suite (standalone, no library; 56-posix.sh)
-#   test_avx512_emul      -> $(BUILD)/avx512-emul/, the AVX-512 kernel run
-#                            on scalar stand-ins for its intrinsics
+#   test_avx512_emul      -> $(BUILD)/avx512-emul/, the AVX-512 kernel and
+#                            the IFMA Poly1305 run on scalar stand-ins for
+#                            their intrinsics
 #                            (40-qemu.sh)
 # each with an ASan/UBSan twin under $(SANBUILD) where it runs our code, and
 # make stress (the fsxv model checker at full size on a mount).
@@ -58,8 +59,8 @@ san-build: $(SAN_FS_TESTS)
 
 # --- the AVX-512 kernel on emulated intrinsics ---
 # Not every CPU this project meets has AVX-512 (qemu 7.2 lacks it).
-# test_avx512_emul compiles chacha20_avx512.c against scalar stand-ins for
-# its intrinsics (tests/avx512emu/immintrin.h, found first through -I) and
+# test_avx512_emul compiles chacha20_avx512.c and poly1305_ifma.c against
+# scalar stand-ins for their intrinsics (tests/avx512emu/immintrin.h, found first through -I) and
 # checks its data flow against the portable code.
 EMU_DIR := $(BUILD)/avx512-emul
 EMU_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -mssse3 \
@@ -72,8 +73,18 @@ $(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20_avx512.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -c $< -o $@
 
+# poly1305_ifma.c against the same stand-ins (its 64-bit lane, permute and
+# IFMA multiply-add intrinsics), as if built with -mavx512f -mavx512vl
+# -mavx512ifma; checked against poly1305.c by the same program.
+$(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305_ifma.c \
+		src/crypto/poly1305_64.h src/crypto/kernels.h \
+		tests/avx512emu/immintrin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_FLAGS) -D__AVX512VL__ -D__AVX512IFMA__ -c $< -o $@
+
 $(EMU_DIR)/test_avx512_emul: tests/avx512emu/test_avx512_emul.c \
-		$(EMU_DIR)/chacha20_avx512.o tests/unit/th.c \
+		$(EMU_DIR)/chacha20_avx512.o $(EMU_DIR)/poly1305_ifma.o \
+		tests/unit/th.c \
 		$(BUILD)/obj/src/crypto/chacha20.o $(BUILD)/obj/src/crypto/ct.o \
 		$(BUILD)/obj/src/crypto/poly1305.o \
 		$(BUILD)/obj/src/crypto/poly1305_64.o \

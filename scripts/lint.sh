@@ -18,6 +18,7 @@ isa() {
 	*_avx.c) echo -mavx ;;
 	*_avx2.c) echo -mavx2 ;;
 	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
+	*_ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
 	esac
 }
 tmp=$(mktemp -d)
@@ -55,6 +56,7 @@ isa() {
 	*_avx.c) echo -mavx ;;
 	*_avx2.c) echo -mavx2 ;;
 	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
+	*_ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
 	esac
 }
 tidy_one() {

@@ -13,6 +13,7 @@
  *   masked by VCRYPTFS_IMPL=auto: none
  *   calibration: portable 610.2, ssse3 853.0, ... MB/s (...); chosen avx2 ...
  *   kernel: avx2 (ChaCha20 avx2, 8 blocks per step; Poly1305 poly1305-avx2)
+ *   (avx512 on an IFMA CPU: ...; Poly1305 poly1305-ifma)
  *   aes-gcm: gcrypt (libgcrypt 1.10.1)      or: OpenSSL (libgcrypt unusable)
  */
 #include "cli/version.h"

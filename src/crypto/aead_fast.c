@@ -22,7 +22,8 @@
  * Outside the bodies, without a vector Poly1305 (portable, SSSE3 and AVX
  * levels) the MAC is the proved Poly1305 of poly1305.c, the faster scalar
  * one when run alone since its radix-2^32 block loop; poly1305_fast
- * (poly1305_64.c, poly1305_avx2.c) otherwise.
+ * (poly1305_64.c with the blocks of poly1305_avx2.c, or of
+ * poly1305_ifma.c at the avx512 level when the CPU has IFMA) otherwise.
  * Depends on: dispatch.h, kernels.h, poly1305.h, ct.h.
  * Constant time: yes (ct_compare; no secret-dependent branch).
  */

@@ -2,7 +2,7 @@
 /*
  * CPUID + XGETBV probe. See cpu.h.
  * Spec: Intel SDM vol. 2A (CPUID leaf 1 ECX bits 1, 9, 25, 27, 28; leaf 7
- * subleaf 0 EBX bits 5, 8, 16, 30, 31) and vol. 1 section 13.3 (XCR0 bit 1
+ * subleaf 0 EBX bits 5, 8, 16, 21, 30, 31) and vol. 1 section 13.3 (XCR0 bit 1
  * SSE, 2 YMM, 5 opmask, 6 ZMM_Hi256, 7 Hi16_ZMM).
  * Depends on: libc; CPUID and XGETBV by inline asm. Built without ISA flags: it must run on any
  * x86-64 CPU. Not constant time (no secrets). Not proved.
@@ -85,6 +85,8 @@ static unsigned probe(void)
 				f |= CPU_AVX512VL;
 			if (b & (1U << 30))
 				f |= CPU_AVX512BW;
+			if (b & (1U << 21))
+				f |= CPU_AVX512IFMA;
 		}
 	}
 	return f;
@@ -138,7 +140,7 @@ static const struct {
 	{ CPU_AVX2, "avx2" },	      { CPU_AVX512F, "avx512f" },
 	{ CPU_AVX512VL, "avx512vl" }, { CPU_AVX512BW, "avx512bw" },
 	{ CPU_AESNI, "aes" },	      { CPU_PCLMUL, "pclmulqdq" },
-	{ CPU_BMI2, "bmi2" },
+	{ CPU_BMI2, "bmi2" },	      { CPU_AVX512IFMA, "avx512ifma" },
 };
 
 /* see cpu.h */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One-time CPU feature probe for the runtime kernel choice: CPUID leaves 1
- * and 7 (SSSE3, AVX, AVX2, AVX-512F/VL/BW, AES-NI, PCLMULQDQ; BMI2, seen
+ * and 7 (SSSE3, AVX, AVX2, AVX-512F/VL/BW/IFMA, AES-NI, PCLMULQDQ; BMI2, seen
  * only on CPUs with AVX since only the AVX2 code uses it), then XGETBV
  * to confirm that the OS saves YMM (and opmask/ZMM) state before AVX2
  * (AVX-512) is reported. Intel SDM vol. 2A "CPUID", vol. 1 13.3 (XCR0).
@@ -27,10 +27,11 @@ enum cpu_feature {
 	CPU_AESNI = 1U << 6,
 	CPU_PCLMUL = 1U << 7,
 	CPU_BMI2 = 1U << 8, /* MULX (the AVX2 seal's Poly1305; no OS state) */
+	CPU_AVX512IFMA = 1U << 9, /* 52-bit multiply-add; OS saves ZMM */
 };
 
 /* All CPU_* bits, and the ones the AVX-512 ChaCha20 kernel needs. */
-#define CPU_ALL 0x1ffU
+#define CPU_ALL 0x3ffU
 #define CPU_AVX512_ALL (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
 
 /* Features the CPU and OS offer (probe result, before any mask). */

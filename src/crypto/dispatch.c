@@ -88,7 +88,11 @@ static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
 	case DISPATCH_AVX2:
 		return chachapoly_body_avx2_get();
 	case DISPATCH_AVX512:
-		return chachapoly_body_avx512_get();
+		/* with IFMA, ChaCha20 then the IFMA Poly1305 measured as
+		 * fast as the stitched body (bench_crypto nobody:avx512) */
+		return poly1305_ifma_get() != NULL
+			       ? NULL
+			       : chachapoly_body_avx512_get();
 	case DISPATCH_PORTABLE:
 		break;
 	}
@@ -107,26 +111,36 @@ static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 	case DISPATCH_AVX2:
 		return chachapoly_open_body_avx2_get();
 	case DISPATCH_AVX512:
-		return chachapoly_open_body_avx512_get();
+		return poly1305_ifma_get() != NULL
+			       ? NULL
+			       : chachapoly_open_body_avx512_get();
 	case DISPATCH_PORTABLE:
 		break;
 	}
 	return NULL;
 }
 
+/* the IFMA Poly1305 blocks when the avx512 level got them, else NULL */
+static poly1305_blocks_fn poly_ifma;
+
 /* the Poly1305 of the current choice: the radix-2^64 one inside the seal
- * and open bodies (2^44 for their tails), with the vector one (AVX2 and
- * AVX-512 levels) or the proved one for what they do not cover; or the
- * proved one alone */
+ * and open bodies (2^44 for their tails), with the vector one (IFMA at
+ * the AVX-512 level, AVX2) or the proved one for what they do not cover;
+ * or the proved one alone */
 static const char *poly_name(void)
 {
+	int ifma =
+		choice.poly_blocks != NULL && choice.poly_blocks == poly_ifma;
+
 	if (choice.body != NULL && choice.poly_blocks != NULL)
-		return "poly1305-64 in the seal and open bodies, poly1305-avx2 "
-		       "elsewhere";
+		return ifma ? "poly1305-64 in the seal and open bodies, "
+			      "poly1305-ifma elsewhere"
+			    : "poly1305-64 in the seal and open bodies, "
+			      "poly1305-avx2 elsewhere";
 	if (choice.body != NULL)
 		return "poly1305-64 (in the seal and open bodies)";
 	if (choice.poly_blocks != NULL)
-		return "poly1305-avx2";
+		return ifma ? "poly1305-ifma" : "poly1305-avx2";
 	return "poly1305-portable";
 }
 
@@ -144,24 +158,31 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	 * 102 ns here against 170 ns for the SSE rows (one block, latency
 	 * bound), at every level */
 	choice.hchacha20 = hchacha20_scalar;
-	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 */
-	choice.poly_blocks =
-		k->level >= DISPATCH_AVX2 ? poly1305_avx2_get() : NULL;
+	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for
+	 * what the bodies do not cover); the AVX-512 one takes the IFMA
+	 * blocks when the CPU has them */
+	poly_ifma = k->level >= DISPATCH_AVX512 ? poly1305_ifma_get() : NULL;
+	choice.poly_blocks = poly_ifma != NULL		 ? poly_ifma
+			     : k->level >= DISPATCH_AVX2 ? poly1305_avx2_get()
+							 : NULL;
 	choice.poly1305 = poly_name();
 }
+
+/* every AVX-512 bit: the kernel's and the IFMA Poly1305's */
+#define AVX512_BITS (CPU_AVX512_ALL | CPU_AVX512IFMA)
 
 /* CPU_* bits above a level: what VCRYPTFS_IMPL=<level> hides */
 static unsigned bits_above(enum dispatch_level level)
 {
 	switch (level) {
 	case DISPATCH_PORTABLE:
-		return CPU_SSSE3 | CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
+		return CPU_SSSE3 | CPU_AVX | CPU_AVX2 | AVX512_BITS;
 	case DISPATCH_SSSE3:
-		return CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL;
+		return CPU_AVX | CPU_AVX2 | AVX512_BITS;
 	case DISPATCH_AVX:
-		return CPU_AVX2 | CPU_AVX512_ALL;
+		return CPU_AVX2 | AVX512_BITS;
 	case DISPATCH_AVX2:
-		return CPU_AVX512_ALL;
+		return AVX512_BITS;
 	case DISPATCH_AVX512:
 		break;
 	}

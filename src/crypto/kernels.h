@@ -2,8 +2,9 @@
 /*
  * Kernel function types and every *_get() prototype: the SIMD ChaCha20
  * kernels (chacha20_ssse3.c, chacha20_avx.c, chacha20_avx2.c,
- * chacha20_avx512.c) and the
- * 64-bit-limb Poly1305 (poly1305_64.c), with the portable signatures and
+ * chacha20_avx512.c), the
+ * 64-bit-limb Poly1305 (poly1305_64.c) and its vector block loops
+ * (poly1305_avx2.c, poly1305_ifma.c), with the portable signatures and
  * semantics of chacha20.h and poly1305.h.
  * Depends on: nothing outside src/crypto. Generic code includes this header,
  * never immintrin.h; only the ISA files use intrinsics.
@@ -56,6 +57,11 @@ typedef void (*poly1305_blocks_fn)(uint64_t h[3], const uint64_t r[3],
 
 /* NULL when not compiled in or the CPU (after cpu_mask) lacks AVX2. */
 poly1305_blocks_fn poly1305_avx2_get(void);
+
+/* The AVX-512 IFMA one (poly1305_ifma.c: radix 2^44 in 52-bit
+ * multiply-adds, 16 blocks per step once nblocks >= 16); NULL when not
+ * compiled in or the CPU (after cpu_mask) lacks AVX-512F+VL+IFMA. */
+poly1305_blocks_fn poly1305_ifma_get(void);
 
 /*
  * Poly1305 with 3 limbs of 44/44/42 bits and unsigned __int128 products

@@ -1,29 +1,151 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runs chacha20_avx512.c, compiled against the scalar intrinsic stand-ins
- * of tests/avx512emu/immintrin.h (rule in mk/tests.mk), against the portable
- * chacha20_xor: every length 0..2100, in place, odd alignment, counters
- * near the 2^32 wrap; and its seal and open bodies (the radix-2^64
- * Poly1305 with MULX inside the rounds) against the proved
- * chachapoly_seal (aead_xchacha.c) for lengths 0..3300 and AD lengths
- * 0..40, when this CPU has BMI2 (MULX runs natively; every AVX-512 CPU
- * has it). Checks the kernel's data flow on CPUs without AVX-512; it
- * cannot show that real AVX-512 hardware agrees.
+ * Runs chacha20_avx512.c and poly1305_ifma.c, compiled against the scalar
+ * intrinsic stand-ins of tests/avx512emu/immintrin.h (rules in
+ * mk/tests.mk): the ChaCha20 kernel against the portable chacha20_xor
+ * (every length 0..2100, in place, odd alignment, counters near the 2^32
+ * wrap), the IFMA Poly1305 blocks through poly1305_fast against the proved
+ * poly1305_mac (every length 0..2100, random splits and whole-text
+ * updates, all-ones texts and keys) and called directly against the scalar
+ * p64_blocks (0..160 blocks, h at its limb bounds); and the avx512 seal
+ * and open bodies (the radix-2^64 Poly1305 with MULX inside the rounds)
+ * against the proved chachapoly_seal (aead_xchacha.c), lengths 0..3300
+ * and AD lengths 0..40, when this CPU has BMI2 (MULX runs natively; every
+ * AVX-512 CPU has it). Checks the kernels' data flow on CPUs without
+ * AVX-512 or IFMA; it cannot show that real AVX-512 hardware agrees.
  */
+#include <immintrin.h> /* the stand-ins (tests/avx512emu), for test_mul52 */
 #include <string.h>
 
 #include "crypto/aead_xchacha.h"
 #include "crypto/chacha20.h"
 #include "crypto/cpu.h"
 #include "crypto/kernels.h"
+#include "crypto/poly1305.h"
+#include "crypto/poly1305_64.h"
 #include "th.h"
 
-/* the emulated kernel's getters ask for these: claim AVX-512F/VL/BW, and
- * BMI2 when the CPU has it (MULX is not emulated) */
+/* the emulated kernels' getters ask for these: claim every feature
+ * (AVX-512F/VL/BW and IFMA among them), BMI2 only when the CPU has it
+ * (MULX is not emulated) */
 unsigned cpu_features(void)
 {
-	return CPU_AVX512_ALL | CPU_SSSE3 |
-	       (__builtin_cpu_supports("bmi2") ? CPU_BMI2 : 0U);
+	return __builtin_cpu_supports("bmi2") ? CPU_ALL : CPU_ALL & ~CPU_BMI2;
+}
+
+/* the stand-in's 52 x 52-bit product against 128-bit arithmetic */
+static void test_mul52(void)
+{
+	int bad = 0;
+
+	for (int i = 0; i < 100000; i++) {
+		__m512i a = _mm512_setzero_si512(), b, c, lo, hi;
+		uint64_t x = ((uint64_t)th_rand32() << 32) | th_rand32();
+		uint64_t y = ((uint64_t)th_rand32() << 32) | th_rand32();
+		uint64_t m52 = (1ULL << 52) - 1;
+		unsigned __int128 p;
+
+		if (i < 4) { /* all-ones operands */
+			x |= i & 1 ? m52 : 0;
+			y |= i & 2 ? m52 : 0;
+		}
+		p = (unsigned __int128)(x & m52) * (y & m52);
+		b = _mm512_set1_epi64((long long)x);
+		c = _mm512_set1_epi64((long long)y);
+		a.q[3] = 7;
+		lo = _mm512_madd52lo_epu64(a, b, c);
+		hi = _mm512_madd52hi_epu64(a, b, c);
+		if (lo.q[0] != ((uint64_t)p & m52) ||
+		    hi.q[0] != (uint64_t)(p >> 52) ||
+		    lo.q[3] != 7 + ((uint64_t)p & m52) ||
+		    hi.q[3] != 7 + (uint64_t)(p >> 52))
+			bad++;
+	}
+	th_check(bad == 0,
+		 "emulated madd52lo/madd52hi == 128-bit product, 100000 "
+		 "random operands (upper 12 bits ignored)");
+}
+
+/* the emulated IFMA Poly1305 blocks through poly1305_fast against the
+ * proved poly1305_mac */
+static void test_ifma(void)
+{
+	static uint8_t msg[2100];
+	poly1305_blocks_fn fn = poly1305_ifma_get();
+	int bad = 0, cases = 0;
+
+	if (fn == NULL) {
+		th_fail("poly1305-ifma (emulated): not compiled in");
+		return;
+	}
+	for (size_t len = 0; len <= sizeof(msg); len++) {
+		uint8_t key[32], t1[16], t2[16];
+		struct poly1305_fast st;
+		size_t off = 0;
+		int kind = (int)(len % 5);
+
+		th_rand(key, 32);
+		th_rand(msg, len);
+		if (kind == 1) {
+			memset(key, 0xff, 32);
+			memset(msg, 0xff, len);
+		} else if (kind == 2) {
+			memset(key, 0xff, 16); /* r: every clamp bit set */
+		}
+		poly1305_mac(t1, msg, len, key);
+		poly1305_fast_init(&st, key);
+		poly1305_fast_use(&st, fn);
+		while (off < len) {
+			size_t n = kind < 3 ? len : (size_t)(th_rand32() % 900);
+
+			if (n > len - off)
+				n = len - off;
+			poly1305_fast_update(&st, msg + off, n);
+			off += n;
+		}
+		poly1305_fast_final(&st, t2);
+		cases++;
+		if (memcmp(t1, t2, 16) != 0)
+			bad++;
+	}
+	th_check(bad == 0,
+		 "poly1305-ifma with emulated intrinsics == portable "
+		 "poly1305, %d messages (lengths 0..2100, random splits, "
+		 "all-ones keys and texts)",
+		 cases);
+	bad = 0;
+	cases = 0;
+	for (size_t n = 0; n <= 160; n++) {
+		for (int kind = 0; kind < 2; kind++) {
+			struct poly1305_fast a, b;
+			uint8_t key[32], t1[16], t2[16];
+
+			th_rand(key, 32);
+			th_rand(msg, 16 * n);
+			poly1305_fast_init(&a, key);
+			if (kind == 1) {
+				memset(key, 0xff, 32);
+				memset(msg, 0xff, 16 * n);
+				poly1305_fast_init(&a, key);
+				a.h[0] = (1ULL << 44) - 1;
+				a.h[1] = (1ULL << 44) + (1ULL << 8) - 1;
+				a.h[2] = (1ULL << 42) - 1;
+			}
+			b = a;
+			fn(a.h, a.r, msg, n);
+			p64_blocks(b.h, b.r, msg, n);
+			poly1305_fast_final(&a, t1);
+			poly1305_fast_final(&b, t2);
+			cases++;
+			if (memcmp(t1, t2, 16) != 0)
+				bad++;
+		}
+	}
+	th_check(bad == 0,
+		 "poly1305-ifma blocks with emulated intrinsics == scalar "
+		 "blocks, %d runs of 0..160 blocks (h at its bounds, "
+		 "all-ones r and blocks)",
+		 cases);
 }
 
 /* tag = the body's MAC finished as RFC 8439 2.8 (pad16(c), le64 lengths) */
@@ -89,6 +211,8 @@ int main(void)
 	chacha20_xor_fn fn = chacha20_avx512_get();
 	int bad = 0, cases = 0;
 
+	test_mul52();
+	test_ifma();
 	if (fn == NULL) {
 		th_fail("avx512 (emulated): kernel not compiled in");
 		return th_exit();

@@ -161,7 +161,7 @@ static void test_masked(void)
 	dispatch_list(&n);
 	for (size_t i = 0; i < n && i < CALIBRATE_MAX; i++)
 		up[i] = 500.0 * (double)(i + 1);
-	cpu_mask(CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL);
+	cpu_mask(CPU_AVX | CPU_AVX2 | CPU_AVX512_ALL | CPU_AVX512IFMA);
 	fake_run("avx, avx2, avx512 masked: the best unmasked", up);
 	cpu_mask(CPU_SSSE3);
 	fake_run("everything masked: portable", up);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every ChaCha20 kernel the CPU offers (dispatch_list) against the proved
- * portable chacha20.c, the 64-bit Poly1305 against poly1305.c, and the
+ * portable chacha20.c, the 64-bit Poly1305 and the AVX2 and IFMA block
+ * loops (poly1305_avx2.c, poly1305_ifma.c) against poly1305.c, and the
  * fast AEAD (aead_fast.c) on each kernel against aead_xchacha.c and the
  * Wycheproof chacha20/xchacha20-poly1305 files. A kernel the CPU lacks is
  * reported SKIP, never PASS.
@@ -25,6 +26,7 @@
 #include "crypto/dispatch.h"
 #include "crypto/kernels.h"
 #include "crypto/poly1305.h"
+#include "crypto/poly1305_64.h"
 #include "th.h"
 
 #define MAXLEN 2100
@@ -390,22 +392,26 @@ static void test_aead_open(const char *kname)
 }
 
 /*
- * The AVX2 seal and open bodies have a MULX (BMI2) Poly1305 and a MUL one;
- * this CPU runs the first, so run the AEAD tests again with BMI2 masked
- * (as on an AVX2 CPU without it), then restore the mask and the choice.
+ * Paths this CPU does not take by default, run by hiding a feature:
+ * the AVX2 seal and open bodies have a MULX (BMI2) Poly1305 and a MUL
+ * one, and this CPU runs the first; the avx512 level uses its stitched
+ * bodies only without IFMA (with IFMA, ChaCha20 then the IFMA Poly1305
+ * measured as fast). Run the AEAD tests again with the bit masked, then
+ * restore the mask and the choice.
  */
-static void test_no_bmi2(const struct dispatch_kernel *k)
+static void test_without(const struct dispatch_kernel *k, unsigned bit,
+			 const char *bitname)
 {
 	unsigned before = cpu_masked();
 	char name[64];
 
-	if (!(cpu_features() & CPU_BMI2)) {
-		th_skip("%s: BMI2 absent or masked: the MUL Poly1305 ran above",
-			k->name);
+	if (!(cpu_features() & bit)) {
+		th_skip("%s: %s absent or masked: that path ran above", k->name,
+			bitname);
 		return;
 	}
-	snprintf(name, sizeof(name), "%s without bmi2", k->name);
-	cpu_mask(CPU_BMI2);
+	snprintf(name, sizeof(name), "%s without %s", k->name, bitname);
+	cpu_mask(bit);
 	if (dispatch_force(k->name) != 0) {
 		th_fail("%s: dispatch_force failed", name);
 	} else {
@@ -521,18 +527,22 @@ static void test_poly_kat(void)
 	th_check(memcmp(tag, want, 16) == 0, "poly1305-64: RFC 8439 2.5.2");
 }
 
-/* Poly1305 with the AVX2 bulk kernel against the portable one: every
- * length 0..2100 (quick: a stride), random splits, all-ones stressors. */
-static void test_poly_avx2(void)
+/* Poly1305 with a vector bulk kernel (name: poly1305-avx2 or
+ * poly1305-ifma) against the portable one: every length 0..2100 (quick: a
+ * stride), random splits or one update of the whole text (runs of up to
+ * 131 blocks: the 16-block loop and the tail), all-ones texts, r with every
+ * clamp bit set and all-ones keys. */
+static void test_poly_vec(const char *name, poly1305_blocks_fn fn,
+			  const char *need)
 {
 	static uint8_t msg[MAXLEN];
-	poly1305_blocks_fn fn = poly1305_avx2_get();
 	size_t step = quick ? 37 : 1;
 	int bad = 0, cases = 0;
 
 	if (fn == NULL) {
-		th_skip("poly1305-avx2: not run (CPU lacks avx2 or "
-			"VCRYPTFS_IMPL capped it)");
+		th_skip("%s: not run (CPU lacks %s or VCRYPTFS_IMPL capped "
+			"it)",
+			name, need);
 		return;
 	}
 	for (size_t len = 0; len <= MAXLEN; len += step) {
@@ -556,7 +566,9 @@ static void test_poly_avx2(void)
 		poly1305_fast_use(&st, fn);
 		while (off < len) {
 			/* mostly long runs, so the vector path is taken */
-			size_t n = (size_t)(th_rand32() % 700);
+			size_t n = kind == 4 || kind == 1
+					   ? len
+					   : (size_t)(th_rand32() % 700);
 
 			if (n > len - off)
 				n = len - off;
@@ -569,9 +581,58 @@ static void test_poly_avx2(void)
 			bad++;
 	}
 	th_check(bad == 0,
-		 "poly1305-avx2 == portable poly1305, %d messages, random "
+		 "%s == portable poly1305, %d messages, random "
 		 "splits, all-ones keys and texts",
-		 cases);
+		 name, cases);
+}
+
+/* The bulk kernel called directly on 0..160 blocks against the scalar
+ * block loop, h entering at the top of poly1305_64.h's bounds (h0 < 2^44,
+ * h1 < 2^44 + 2^8, h2 < 2^42) or random, r random or with every clamp bit
+ * set; the two states are compared through poly1305_fast_final. */
+static void test_poly_vec_blocks(const char *name, poly1305_blocks_fn fn)
+{
+	static uint8_t msg[160 * 16];
+	int bad = 0, cases = 0;
+
+	if (fn == NULL)
+		return; /* test_poly_vec reported the SKIP */
+	for (size_t n = 0; n <= 160; n++) {
+		for (int kind = 0; kind < 3; kind++) {
+			uint8_t key[32], t1[16], t2[16];
+			struct poly1305_fast a, b;
+
+			th_rand(key, 32);
+			th_rand(msg, 16 * n);
+			if (kind > 0) {
+				memset(key, 0xff, 16);
+				memset(msg, 0xff, 16 * n);
+			}
+			poly1305_fast_init(&a, key);
+			if (kind == 2) {
+				a.h[0] = (1ULL << 44) - 1;
+				a.h[1] = (1ULL << 44) + (1ULL << 8) - 1;
+				a.h[2] = (1ULL << 42) - 1;
+			} else {
+				a.h[0] = th_rand32() & 0xfffffffffffULL;
+				a.h[1] = ((uint64_t)th_rand32() << 12) ^
+					 th_rand32();
+				a.h[2] = th_rand32();
+			}
+			b = a;
+			fn(a.h, a.r, msg, n);
+			p64_blocks(b.h, b.r, msg, n);
+			poly1305_fast_final(&a, t1);
+			poly1305_fast_final(&b, t2);
+			cases++;
+			if (memcmp(t1, t2, 16) != 0)
+				bad++;
+		}
+	}
+	th_check(bad == 0,
+		 "%s blocks == scalar blocks, %d runs of 0..160 blocks, h at "
+		 "its bounds, r with every clamp bit set, all-ones blocks",
+		 name, cases);
 }
 
 /* The stitched ChaCha20+Poly1305 seal step against its two halves. */
@@ -621,7 +682,11 @@ static void test_polys(void)
 {
 	test_poly_kat();
 	test_poly();
-	test_poly_avx2();
+	test_poly_vec("poly1305-avx2", poly1305_avx2_get(), "avx2");
+	test_poly_vec_blocks("poly1305-avx2", poly1305_avx2_get());
+	test_poly_vec("poly1305-ifma", poly1305_ifma_get(),
+		      "avx512f, avx512vl or avx512ifma");
+	test_poly_vec_blocks("poly1305-ifma", poly1305_ifma_get());
 }
 
 /* Every test of one ChaCha20 kernel (arg: its struct dispatch_kernel). */
@@ -655,7 +720,9 @@ static void test_kernel(const void *arg)
 	test_aead_null(k->name);
 	test_hchacha(k->name);
 	if (k->level == DISPATCH_AVX2)
-		test_no_bmi2(k);
+		test_without(k, CPU_BMI2, "bmi2");
+	if (k->level == DISPATCH_AVX512)
+		test_without(k, CPU_AVX512IFMA, "avx512ifma");
 	if (dispatch_stitched_get(k) != NULL) {
 		char name[64];
 
