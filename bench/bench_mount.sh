@@ -10,7 +10,11 @@
 #              request through /dev/fuse), only when io_uring is in use;
 #   gocryptfs  gocryptfs 2.3, same cipher, on a `gocryptfs -init` volume;
 #   vcryptfs-xchacha, gocryptfs-xchacha  the same with -xchacha, only when
-#              BENCH_XCHACHA=1;
+#              BENCH_XCHACHA=1; with BENCH_XCHACHA_CAP=LEVEL (ssse3 or
+#              avx; implies BENCH_XCHACHA=1) the vcryptfs one runs with
+#              VCRYPTFS_IMPL=LEVEL and the gocryptfs one with
+#              GODEBUG=cpu.avx2=off (Go's SSSE3 path): the CPU class
+#              without AVX2 (issue 21);
 #   vcryptfs-old  only when BENCH_OLD=PATH names another vcryptfs binary
 #              (an older build, to compare a change): mounted like
 #              vcryptfs, on a volume of its own;
@@ -60,6 +64,12 @@ ROUNDS=${ROUNDS:-3}
 SIZE_MIB=${SIZE_MIB:-500}
 FILES=${BENCH_FILES:-18000}
 XCHACHA=${BENCH_XCHACHA:-0}
+XCAP=${BENCH_XCHACHA_CAP:-}
+case "$XCAP" in
+"") ;;
+ssse3 | avx) XCHACHA=1 ;;
+*) echo "bench_mount.sh: BENCH_XCHACHA_CAP must be ssse3 or avx" >&2; exit 2 ;;
+esac
 URING=${BENCH_URING:-1}
 URING_PARAM=/sys/module/fuse/parameters/enable_uring
 URING_OLD=""
@@ -68,7 +78,7 @@ BACKING=${BENCH_BACKING:-disk}
 
 usage() {
 	echo "usage: bench_mount.sh [-o FILE.tsv] [-b disk|tmpfs]" >&2
-	echo "env: BUILD ROUNDS SIZE_MIB BENCH_FILES BENCH_XCHACHA BENCH_TMP BENCH_BACKING" >&2
+	echo "env: BUILD ROUNDS SIZE_MIB BENCH_FILES BENCH_XCHACHA BENCH_XCHACHA_CAP BENCH_TMP BENCH_BACKING" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -261,6 +271,21 @@ mnt() {
 		"$VC" -q -nouring -passfile "$tmp/pass" "$c" "$m"
 		;;
 	vcryptfs-old) "$BENCH_OLD" -q -passfile "$tmp/pass" "$c" "$m" ;;
+	vcryptfs-xchacha)
+		if [ -n "$XCAP" ]; then
+			VCRYPTFS_IMPL=$XCAP "$VC" -q -passfile "$tmp/pass" "$c" "$m"
+		else
+			"$VC" -q -passfile "$tmp/pass" "$c" "$m"
+		fi
+		;;
+	gocryptfs-xchacha)
+		if [ -n "$XCAP" ]; then
+			GODEBUG=cpu.avx2=off gocryptfs -q -nosyslog \
+				-passfile "$tmp/pass" "$c" "$m"
+		else
+			gocryptfs -q -nosyslog -passfile "$tmp/pass" "$c" "$m"
+		fi
+		;;
 	vcryptfs*) "$VC" -q -passfile "$tmp/pass" "$c" "$m" ;;
 	gocryptfs*) gocryptfs -q -nosyslog -passfile "$tmp/pass" "$c" "$m" ;;
 	passthrough) "$PT" -o source="$c" "$m" ;;
@@ -373,6 +398,12 @@ echo "streaming: $SIZE_MIB MiB, dd bs=1M (write with conv=fsync;" \
 echo "FUSE over io_uring (vcryptfs only): $uring_note"
 echo "backing: $BACKING ($(df -T "$tmp" | awk 'NR == 2 { print $2 }') at $tmp)"
 echo "small files: $nfiles files, $tree_mb MB, from $used"
+if [ -n "$XCAP" ]; then
+	echo "-xchacha targets capped to the class without AVX2:" \
+		"vcryptfs VCRYPTFS_IMPL=$XCAP ($(VCRYPTFS_IMPL=$XCAP "$VC" \
+			-version 2>/dev/null | grep -m1 '^kernel:')), gocryptfs" \
+		"GODEBUG=cpu.avx2=off"
+fi
 echo "MB/s for write/read, seconds for the rest; (xN) = ratio to" \
 	"gocryptfs of the same cipher, higher is better"
 awk -F'\t' -v targets="${TARGETS[*]}" '
