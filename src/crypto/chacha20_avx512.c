@@ -124,30 +124,18 @@ CS_INLINE void z_step(uint8_t *out, const uint8_t *in, const uint32_t st[16],
 			if (i < 4)
 				Z_MAC();
 		}
-		if (ks1 != NULL) {
-			FB_QR(s0, s4, s8, s12);
-			FB_QR(s1, s5, s9, s13);
-			FB_QR(s2, s6, s10, s14);
-			FB_QR(s3, s7, s11, s15);
-			FB_QR(s0, s5, s10, s15);
-			FB_QR(s1, s6, s11, s12);
-			FB_QR(s2, s7, s8, s13);
-			FB_QR(s3, s4, s9, s14);
-		}
+		if (ks1 != NULL)
+			FB_DOUBLE_ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9,
+					s10, s11, s12, s13, s14, s15);
 	}
 	if (pm != NULL) {
 		p->h0 = h0;
 		p->h1 = h1;
 		p->h2 = h2;
 	}
-	if (ks1 != NULL) {
-		uint32_t w[16] = { s0, s1, s2,	s3,  s4,  s5,  s6,  s7,
-				   s8, s9, s10, s11, s12, s13, s14, s15 };
-
-		for (int i = 0; i < 16; i++)
-			store32_le(ks1 + 4 * i, w[i] + (i == 12 ? 0 : st[i]));
-		ct_wipe(w, sizeof(w));
-	}
+	if (ks1 != NULL)
+		FB_STORE_BLOCK(ks1, st, 0U, s0, s1, s2, s3, s4, s5, s6, s7, s8,
+			       s9, s10, s11, s12, s13, s14, s15);
 	ctr = CS_ADD(CS_SET1(counter), CS_LANES);
 	for (int i = 0; i < 16; i++)
 		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
@@ -169,12 +157,11 @@ static inline void z_body(uint8_t *out, const uint8_t *in, size_t len,
 			  struct poly1305_fast *mac, int mac_in)
 {
 	uint32_t st[16];
-	uint8_t otk[64], last[16];
+	uint8_t otk[64];
 	uint64_t r32[3] = { 0, 0, 0 };
 	struct p64r p;
 	uint32_t counter = 1;
 	const uint8_t *pending = NULL;
-	size_t i;
 
 	cs_init(st, key, nonce);
 	if (len >= 64 * CS_BLOCKS) {
@@ -191,13 +178,7 @@ static inline void z_body(uint8_t *out, const uint8_t *in, size_t len,
 	ct_wipe(otk, sizeof(otk));
 	p64r_from(&p, mac);
 	/* ad | pad16(ad) straight in radix 2^64 */
-	for (i = 0; i + 16 <= adlen; i += 16)
-		p64r_block_x(&p.h0, &p.h1, &p.h2, &p, ad + i);
-	if (i < adlen) {
-		memset(last, 0, sizeof(last));
-		memcpy(last, ad + i, adlen - i);
-		p64r_block_x(&p.h0, &p.h1, &p.h2, &p, last);
-	}
+	p64r_absorb_padded(&p, ad, adlen, 1);
 	if (pending != NULL)
 		p44_pow2k(r32, mac->r, 5);
 	while (len >= 64 * CS_BLOCKS) {

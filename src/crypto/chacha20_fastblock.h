@@ -28,6 +28,43 @@
 		(b) = FB_ROTL((b) ^ (c), 7);                                   \
 	} while (0)
 
+/* one column round and one diagonal round on 16 local words */
+#define FB_DOUBLE_ROUND(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, \
+			x13, x14, x15)                                         \
+	do {                                                                   \
+		FB_QR(x0, x4, x8, x12);                                        \
+		FB_QR(x1, x5, x9, x13);                                        \
+		FB_QR(x2, x6, x10, x14);                                       \
+		FB_QR(x3, x7, x11, x15);                                       \
+		FB_QR(x0, x5, x10, x15);                                       \
+		FB_QR(x1, x6, x11, x12);                                       \
+		FB_QR(x2, x7, x8, x13);                                        \
+		FB_QR(x3, x4, x9, x14);                                        \
+	} while (0)
+
+/* out = the keystream block: word i of the rounds x_i plus st[i], word 12
+ * plus ctr (the block's counter) */
+#define FB_STORE_BLOCK(out, st, ctr, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9,   \
+		       x10, x11, x12, x13, x14, x15)                           \
+	do {                                                                   \
+		store32_le((out), (x0) + (st)[0]);                             \
+		store32_le((out) + 4, (x1) + (st)[1]);                         \
+		store32_le((out) + 8, (x2) + (st)[2]);                         \
+		store32_le((out) + 12, (x3) + (st)[3]);                        \
+		store32_le((out) + 16, (x4) + (st)[4]);                        \
+		store32_le((out) + 20, (x5) + (st)[5]);                        \
+		store32_le((out) + 24, (x6) + (st)[6]);                        \
+		store32_le((out) + 28, (x7) + (st)[7]);                        \
+		store32_le((out) + 32, (x8) + (st)[8]);                        \
+		store32_le((out) + 36, (x9) + (st)[9]);                        \
+		store32_le((out) + 40, (x10) + (st)[10]);                      \
+		store32_le((out) + 44, (x11) + (st)[11]);                      \
+		store32_le((out) + 48, (x12) + (ctr));                         \
+		store32_le((out) + 52, (x13) + (st)[13]);                      \
+		store32_le((out) + 56, (x14) + (st)[14]);                      \
+		store32_le((out) + 60, (x15) + (st)[15]);                      \
+	} while (0)
+
 /* x = 20 rounds of x (no final addition) */
 static inline void fb_rounds(uint32_t x[16])
 {
@@ -36,16 +73,9 @@ static inline void fb_rounds(uint32_t x[16])
 	uint32_t x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
 	uint32_t x12 = x[12], x13 = x[13], x14 = x[14], x15 = x[15];
 
-	for (int i = 0; i < 10; i++) {
-		FB_QR(x0, x4, x8, x12);
-		FB_QR(x1, x5, x9, x13);
-		FB_QR(x2, x6, x10, x14);
-		FB_QR(x3, x7, x11, x15);
-		FB_QR(x0, x5, x10, x15);
-		FB_QR(x1, x6, x11, x12);
-		FB_QR(x2, x7, x8, x13);
-		FB_QR(x3, x4, x9, x14);
-	}
+	for (int i = 0; i < 10; i++)
+		FB_DOUBLE_ROUND(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10,
+				x11, x12, x13, x14, x15);
 	x[0] = x0;
 	x[1] = x1;
 	x[2] = x2;

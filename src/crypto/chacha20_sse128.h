@@ -220,22 +220,8 @@ static inline __attribute__((always_inline)) void s128_step(
 		p->h2 = h2;
 	}
 	if (ks1 != NULL) {
-		store32_le(ks1, s0 + st[0]);
-		store32_le(ks1 + 4, s1 + st[1]);
-		store32_le(ks1 + 8, s2 + st[2]);
-		store32_le(ks1 + 12, s3 + st[3]);
-		store32_le(ks1 + 16, s4 + st[4]);
-		store32_le(ks1 + 20, s5 + st[5]);
-		store32_le(ks1 + 24, s6 + st[6]);
-		store32_le(ks1 + 28, s7 + st[7]);
-		store32_le(ks1 + 32, s8 + st[8]);
-		store32_le(ks1 + 36, s9 + st[9]);
-		store32_le(ks1 + 40, s10 + st[10]);
-		store32_le(ks1 + 44, s11 + st[11]);
-		store32_le(ks1 + 48, s12 + kctr);
-		store32_le(ks1 + 52, s13 + st[13]);
-		store32_le(ks1 + 56, s14 + st[14]);
-		store32_le(ks1 + 60, s15 + st[15]);
+		FB_STORE_BLOCK(ks1, st, kctr, s0, s1, s2, s3, s4, s5, s6, s7,
+			       s8, s9, s10, s11, s12, s13, s14, s15);
 	}
 	x0 = _mm_add_epi32(x0, S2_B(0));
 	x1 = _mm_add_epi32(x1, S2_B(1));
@@ -280,12 +266,11 @@ static inline void s128_body(uint8_t *out, const uint8_t *in, size_t len,
 			     struct poly1305_fast *mac, int mac_in)
 {
 	uint32_t st[16];
-	uint8_t otk[64], last[16];
+	uint8_t otk[64];
 	uint64_t r8[3] = { 0, 0, 0 };
 	struct p64r p;
 	uint32_t counter = 1;
 	const uint8_t *pending = NULL;
-	size_t i;
 
 	cs_init(st, key, nonce);
 	if (len >= 64 * CS_BLOCKS) {
@@ -302,13 +287,7 @@ static inline void s128_body(uint8_t *out, const uint8_t *in, size_t len,
 	ct_wipe(otk, sizeof(otk));
 	p64r_from(&p, mac);
 	/* ad | pad16(ad) straight in radix 2^64 */
-	for (i = 0; i + 16 <= adlen; i += 16)
-		p64r_block(&p.h0, &p.h1, &p.h2, &p, ad + i);
-	if (i < adlen) {
-		memset(last, 0, sizeof(last));
-		memcpy(last, ad + i, adlen - i);
-		p64r_block(&p.h0, &p.h1, &p.h2, &p, last);
-	}
+	p64r_absorb_padded(&p, ad, adlen, 0);
 	if (pending != NULL)
 		p44_pow2k(r8, mac->r, 3);
 	while (len >= 64 * CS_BLOCKS) {

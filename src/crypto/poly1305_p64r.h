@@ -16,7 +16,9 @@
 #ifndef VCRYPTFS_POLY1305_P64R_H
 #define VCRYPTFS_POLY1305_P64R_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "crypto/ct.h"
 #include "crypto/kernels.h"
@@ -228,6 +230,31 @@ static inline void p44_pow2k(uint64_t out[3], const uint64_t r[3], int k)
 		p64_block(out, sq, zero, 0);
 	}
 	ct_wipe(sq, sizeof(sq));
+}
+
+/* p's h absorbs ad | pad16(ad) (RFC 8439 2.8), whole blocks in place and
+ * the last partial one zero-padded; bmi2 (a constant at every call)
+ * picks MULX */
+static inline __attribute__((always_inline)) void p64r_absorb_padded(
+	struct p64r *p, const uint8_t *ad, size_t adlen, int bmi2)
+{
+	uint8_t last[16];
+	size_t i;
+
+	for (i = 0; i + 16 <= adlen; i += 16) {
+		if (bmi2)
+			p64r_block_x(&p->h0, &p->h1, &p->h2, p, ad + i);
+		else
+			p64r_block(&p->h0, &p->h1, &p->h2, p, ad + i);
+	}
+	if (i < adlen) {
+		memset(last, 0, sizeof(last));
+		memcpy(last, ad + i, adlen - i);
+		if (bmi2)
+			p64r_block_x(&p->h0, &p->h1, &p->h2, p, last);
+		else
+			p64r_block(&p->h0, &p->h1, &p->h2, p, last);
+	}
 }
 
 /*
