@@ -13,8 +13,6 @@
 #include "crypto/ct.h"
 #include "crypto/poly1305.h"
 
-static const uint8_t zeros16[16];
-
 /* The tag of RFC 8439 2.8. Its memory safety and assigns are proved; its
  * value is EXPECTED_TAG by definition (admitted, see spec/aead.acsl). */
 /*@ requires valid_tag: \valid(tag + (0 .. 15));
@@ -37,6 +35,9 @@ static void aead_tag(uint8_t tag[16], const uint8_t *c, size_t len,
 	struct poly1305 st;
 	uint8_t otk[64] = { 0 };
 	uint8_t lens[16];
+	/* local, not a static: a global would add a memory-model hypothesis
+	 * (that no caller passes it as c, ad, key or nonce) */
+	uint8_t zeros16[16] = { 0 };
 
 	chacha20_xor(otk, otk, 64, key, 0, nonce);
 	poly1305_init(&st, otk);
@@ -86,18 +87,48 @@ int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
                   \separated(n12 + (0 .. 11), key + (0 .. 31)) &&
                   \separated(n12 + (0 .. 11), nonce + (0 .. 23));
     assigns subkey[0 .. 31], n12[0 .. 11];
+    ensures sub0: \let w = \old(HC(0, key, nonce));
+      subkey[0] == BYTE0(w) && subkey[1] == BYTE1(w) &&
+      subkey[2] == BYTE2(w) && subkey[3] == BYTE3(w);
+    ensures sub1: \let w = \old(HC(1, key, nonce));
+      subkey[4] == BYTE0(w) && subkey[5] == BYTE1(w) &&
+      subkey[6] == BYTE2(w) && subkey[7] == BYTE3(w);
+    ensures sub2: \let w = \old(HC(2, key, nonce));
+      subkey[8] == BYTE0(w) && subkey[9] == BYTE1(w) &&
+      subkey[10] == BYTE2(w) && subkey[11] == BYTE3(w);
+    ensures sub3: \let w = \old(HC(3, key, nonce));
+      subkey[12] == BYTE0(w) && subkey[13] == BYTE1(w) &&
+      subkey[14] == BYTE2(w) && subkey[15] == BYTE3(w);
+    ensures sub4: \let w = \old(HC(4, key, nonce));
+      subkey[16] == BYTE0(w) && subkey[17] == BYTE1(w) &&
+      subkey[18] == BYTE2(w) && subkey[19] == BYTE3(w);
+    ensures sub5: \let w = \old(HC(5, key, nonce));
+      subkey[20] == BYTE0(w) && subkey[21] == BYTE1(w) &&
+      subkey[22] == BYTE2(w) && subkey[23] == BYTE3(w);
+    ensures sub6: \let w = \old(HC(6, key, nonce));
+      subkey[24] == BYTE0(w) && subkey[25] == BYTE1(w) &&
+      subkey[26] == BYTE2(w) && subkey[27] == BYTE3(w);
+    ensures sub7: \let w = \old(HC(7, key, nonce));
+      subkey[28] == BYTE0(w) && subkey[29] == BYTE1(w) &&
+      subkey[30] == BYTE2(w) && subkey[31] == BYTE3(w);
+    ensures n12_zero: \forall integer i; 0 <= i < 4 ==> n12[i] == 0;
+    ensures n12_nonce: \forall integer i; 0 <= i < 8 ==>
+      n12[4 + i] == \old(nonce[16 + i]);
  */
 static void xchacha_subkey(uint8_t subkey[32], uint8_t n12[12],
 			   const uint8_t key[32], const uint8_t nonce[24])
 {
 	hchacha20(subkey, key, nonce);
 	/*@ loop invariant 0 <= i <= 4;
+	    loop invariant zero: \forall integer k; 0 <= k < i ==> n12[k] == 0;
 	    loop assigns i, n12[0 .. 3];
 	    loop variant 4 - i;
 	 */
 	for (int i = 0; i < 4; i++)
 		n12[i] = 0;
 	/*@ loop invariant 0 <= i <= 8;
+	    loop invariant copy: \forall integer k; 0 <= k < i ==>
+	      n12[4 + k] == nonce[16 + k];
 	    loop assigns i, n12[4 .. 11];
 	    loop variant 8 - i;
 	 */
