@@ -501,6 +501,33 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 }
 
 /* see poly1305.h */
+void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
+{
+	size_t full = len / 16 * 16;
+	uint8_t last[16] = { 0 };
+
+	if (full > 0) /* m may be NULL when len is 0 */
+		poly1305_blocks(st->h, st->r, m, full, 1);
+	if (len > full) {
+		/*@ loop invariant 0 <= i <= len - full;
+		    loop assigns i, last[0 .. 15];
+		    loop variant len - full - i;
+		 */
+		for (size_t i = 0; i < len - full; i++)
+			last[i] = m[full + i];
+		poly1305_blocks(st->h, st->r, last, 16, 1);
+	}
+}
+
+/* see poly1305.h */
+void poly1305_finish(struct poly1305 *st, uint8_t tag[16])
+{
+	poly1305_freeze(st->h);
+	poly1305_tag(tag, st->h, st->s);
+	wipe_state(st);
+}
+
+/* see poly1305.h */
 void poly1305_mac(uint8_t tag[16], const uint8_t *m, size_t len,
 		  const uint8_t key[32])
 {

@@ -33,6 +33,7 @@ struct poly1305 {
 
 #ifdef __FRAMAC__
 #include "../../spec/poly1305.acsl"
+#include "../../spec/poly1305_model.acsl"
 #endif
 
 /* Start a MAC with the one-time key (r | s). "limbs" is limbs_ok(st)
@@ -85,6 +86,45 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
     assigns *st, tag[0 .. 15];
  */
 void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
+
+/*
+ * Absorb m[0..len-1] zero-padded to a multiple of 16 bytes, every block
+ * with its 2^128 bit: the pad16 of RFC 8439 section 2.8, used by the AEAD
+ * composition for the AD, the ciphertext and the length block. Whole
+ * blocks only: nothing may be pending from poly1305_update (buflen == 0).
+ * m may be NULL when len is 0.
+ */
+/*@ requires valid_st: \valid(st);
+    requires buflen: st->buflen == 0;
+    requires limbs: limbs_ok(st);
+    requires valid_m: \valid_read(m + (0 .. len - 1));
+    requires sep: \separated(st, m + (0 .. len - 1));
+    assigns st->h[0 .. 4];
+    ensures limbs: limbs_ok(st);
+    ensures acc: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
+      POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
+      st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %
+      POLY_P;
+ */
+void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len);
+
+/*
+ * The tag of whole blocks absorbed so far (buflen == 0: only
+ * poly1305_pad16, or updates of multiples of 16 bytes), (h mod p + s) mod
+ * 2^128 little-endian; then wipe the state.
+ */
+/*@ requires valid_st: \valid(st);
+    requires buflen: st->buflen == 0;
+    requires limbs: limbs_ok(st);
+    requires valid_tag: \valid(tag + (0 .. 15));
+    requires sep: \separated(st, tag + (0 .. 15));
+    assigns *st, tag[0 .. 15];
+    ensures tag: \forall integer i; 0 <= i < 16 ==>
+      tag[i] == TAG_BYTE(\old((H5(st->h[0], st->h[1], st->h[2], st->h[3],
+        st->h[4]) % POLY_P + S4(st->s[0], st->s[1], st->s[2], st->s[3])) %
+        P2_128), i);
+ */
+void poly1305_finish(struct poly1305 *st, uint8_t tag[16]);
 
 /* One-shot: tag = Poly1305(key, m). */
 /*@ requires valid_tag: \valid(tag + (0 .. 15));
