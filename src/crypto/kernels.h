@@ -140,7 +140,7 @@ chachapoly_body_fn chachapoly_open_body_avx512_get(void);
  * and fed ad | pad16(ad) | c[0..len-1], the input (read one 512-byte
  * step after its keystream XOR), so m must not overlap c: callers
  * decrypt into a private buffer and release it only after the tag
- * verifies (aead_fast.c). NULL when not compiled in or the CPU (after
+ * verifies (kern.h kern_chachapoly_open_body, aead_xchacha.c). NULL when not compiled in or the CPU (after
  * cpu_mask) lacks AVX2.
  */
 chachapoly_body_fn chachapoly_open_body_avx2_get(void);
