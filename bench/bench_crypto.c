@@ -61,15 +61,7 @@ static uint8_t buf[MAXSIZE + 16];
 static uint8_t cbuf[MAXSIZE], ctag[16]; /* the block that open: opens */
 static uint8_t key[32], nonce[24], ad[24], tag[16];
 
-enum target {
-	T_FAST,
-	T_OPEN,
-	T_REF,
-	T_OSSL,
-	T_GCM,
-	T_GCM_EVP,
-	T_GCM_STREAM
-};
+enum target { T_FAST, T_OPEN, T_REF, T_OSSL, T_GCM, T_GCM_EVP, T_GCM_STREAM };
 
 static EVP_CIPHER_CTX *octx, *gctx, *sctx;
 

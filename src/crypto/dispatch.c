@@ -158,8 +158,8 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	 * 102 ns here against 170 ns for the SSE rows (one block, latency
 	 * bound), at every SIMD level; the portable level runs the proved
 	 * one (chacha20.c), as every other function of its content path */
-	choice.hchacha20 = k->level == DISPATCH_PORTABLE ? hchacha20
-							 : hchacha20_scalar;
+	choice.hchacha20 =
+		k->level == DISPATCH_PORTABLE ? hchacha20 : hchacha20_scalar;
 	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for
 	 * what the bodies do not cover); the AVX-512 one takes the IFMA
 	 * blocks when the CPU has them */

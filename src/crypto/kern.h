@@ -395,16 +395,16 @@ int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
  * reached (tests; always compiled, a thread-local increment each).
  */
 enum kern_target {
-	KERN_CHACHA20_REF,	/* chacha20_xor (chacha20.c, proved) */
-	KERN_CHACHA20_SIMD,	/* a SIMD ChaCha20 kernel */
-	KERN_HCHACHA20_REF,	/* hchacha20 (chacha20.c, proved) */
-	KERN_HCHACHA20_FAST,	/* the scalar core of chacha20_fastblock.h */
-	KERN_POLY_INIT_REF,	/* poly1305_init (poly1305.c, proved) */
-	KERN_POLY_PAD16_REF,	/* poly1305_pad16 (poly1305.c, proved) */
-	KERN_POLY_PAD16_VEC,	/* a vector blocks function (AVX2, IFMA) */
-	KERN_POLY_FINISH_REF,	/* poly1305_finish (poly1305.c, proved) */
-	KERN_SEAL_BODY,		/* a stitched seal body */
-	KERN_OPEN_BODY,		/* a stitched open body */
+	KERN_CHACHA20_REF,    /* chacha20_xor (chacha20.c, proved) */
+	KERN_CHACHA20_SIMD,   /* a SIMD ChaCha20 kernel */
+	KERN_HCHACHA20_REF,   /* hchacha20 (chacha20.c, proved) */
+	KERN_HCHACHA20_FAST,  /* the scalar core of chacha20_fastblock.h */
+	KERN_POLY_INIT_REF,   /* poly1305_init (poly1305.c, proved) */
+	KERN_POLY_PAD16_REF,  /* poly1305_pad16 (poly1305.c, proved) */
+	KERN_POLY_PAD16_VEC,  /* a vector blocks function (AVX2, IFMA) */
+	KERN_POLY_FINISH_REF, /* poly1305_finish (poly1305.c, proved) */
+	KERN_SEAL_BODY,	      /* a stitched seal body */
+	KERN_OPEN_BODY,	      /* a stitched open body */
 	KERN_NTARGETS
 };
 

@@ -129,7 +129,7 @@ static void prep_open_rand(uint8_t cls, size_t i)
 static void run_open(size_t i)
 {
 	sink = xchachapoly_open(plain, cipher, sizeof(cipher), tags[i], ad,
-				     sizeof(ad), key, nonce);
+				sizeof(ad), key, nonce);
 }
 
 /* ct_compare: equal (fixed) vs random */
@@ -315,10 +315,10 @@ int main(int argc, char **argv)
 	rand_bytes(ad, sizeof(ad));
 	rand_bytes(msg, sizeof(msg));
 	rand_bytes(cmp_a, sizeof(cmp_a));
-	xchachapoly_seal(cipher, goodtag, msg, sizeof(msg), ad, sizeof(ad),
-			      key, nonce);
+	xchachapoly_seal(cipher, goodtag, msg, sizeof(msg), ad, sizeof(ad), key,
+			 nonce);
 	if (xchachapoly_open(plain, cipher, sizeof(cipher), goodtag, ad,
-				  sizeof(ad), key, nonce) != 0 ||
+			     sizeof(ad), key, nonce) != 0 ||
 	    memcmp(plain, msg, sizeof(msg)) != 0) {
 		printf("FAIL: ct-timing: the authentic block does not open\n");
 		return 1;

@@ -33,9 +33,15 @@
 #define BS CONTENT_PLAIN_BS
 
 static const char *const target_names[KERN_NTARGETS] = {
-	"chacha20_xor (ref)",	 "chacha20 SIMD kernel", "hchacha20 (ref)",
-	"hchacha20 fastblock",	 "poly1305_init (ref)",	 "poly1305_pad16 (ref)",
-	"poly1305 vector blocks", "poly1305_finish (ref)", "seal body",
+	"chacha20_xor (ref)",
+	"chacha20 SIMD kernel",
+	"hchacha20 (ref)",
+	"hchacha20 fastblock",
+	"poly1305_init (ref)",
+	"poly1305_pad16 (ref)",
+	"poly1305 vector blocks",
+	"poly1305_finish (ref)",
+	"seal body",
 	"open body",
 };
 
@@ -79,7 +85,7 @@ static void expected(unsigned long want[KERN_NTARGETS], int open, size_t len,
 	int simd = ch->chacha20 != chacha20_xor;
 	size_t step = 64 * (size_t)ch->kernel->blocks;
 	int body = open ? ch->open_body != NULL && len >= step &&
-				  len <= KERN_OPEN_MAX
+				   len <= KERN_OPEN_MAX
 			: ch->body != NULL && len >= step;
 	int vec_c = ch->poly_blocks != NULL && len / 16 >= 16;
 	int vec_ad = ch->poly_blocks != NULL && adlen / 16 >= 16;
@@ -147,7 +153,7 @@ static int run_block(const char *what, size_t len, const uint8_t *ref,
 	kern_counts(got);
 	expected(want, 0, len, adlen);
 	report(same(got, want), len, "%s %s: seal of %zu bytes ran [%s]", what,
-		 name, len, show(got));
+	       name, len, show(got));
 	ok &= same(got, want);
 	if (!same(got, want))
 		printf("  expected [%s]\n", show(want));
@@ -155,7 +161,7 @@ static int run_block(const char *what, size_t len, const uint8_t *ref,
 		int eq = memcmp(ref, out, len + ov) == 0;
 
 		report(eq, len, "%s %s: sealed bytes == portable's (%zu bytes)",
-			 what, name, len);
+		       what, name, len);
 		ok &= eq;
 	}
 	kern_counts_reset();
@@ -169,7 +175,7 @@ static int run_block(const char *what, size_t len, const uint8_t *ref,
 	kern_counts(got);
 	expected(want, 1, len, adlen);
 	report(same(got, want), len, "%s %s: open of %zu bytes ran [%s]", what,
-		 name, len, show(got));
+	       name, len, show(got));
 	if (!same(got, want))
 		printf("  expected [%s]\n", show(want));
 	ok &= same(got, want);
@@ -209,8 +215,8 @@ static void check_only_ref(const char *what)
 static void test_levels(void)
 {
 	static uint8_t ref[BS + 40], out[BS + 40];
-	static const size_t lens[] = { 0, 1, 100, 255, 256, 511, 512, 1000,
-				       1024, 2048, 4095, BS };
+	static const size_t lens[] = { 0,   1,	  100,	255,  256,  511,
+				       512, 1000, 1024, 2048, 4095, BS };
 	const struct dispatch_kernel *list, *best = dispatch_current()->kernel;
 	size_t n;
 	int all = 1;

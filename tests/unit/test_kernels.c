@@ -39,9 +39,9 @@ static int quick;
 /* XChaCha20-Poly1305 seal (draft-irtf-cfrg-xchacha-03 2.3 over RFC 8439
  * 2.8) from the ref functions alone, independent of the dispatch: the
  * reference of the AEAD tests below. c may equal m. */
-static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m,
-		      size_t len, const uint8_t *ad, size_t adlen,
-		      const uint8_t key[32], const uint8_t nonce[24])
+static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		      const uint8_t nonce[24])
 {
 	static const uint8_t zeros[16];
 	uint8_t sub[32], n12[12] = { 0 }, otk[64], lens[16];
@@ -263,15 +263,15 @@ static void test_wycheproof(const char *kname, const char *file, int xchacha)
 			}
 			memset(out2, 0x5a, cl + 1);
 			if (xchacha) {
-				xchachapoly_seal(out, tag2, msg, ml, aad,
+				xchachapoly_seal(out, tag2, msg, ml, aad, al,
+						 key, iv);
+				rc = xchachapoly_open(out2, ct, cl, tag, aad,
 						      al, key, iv);
-				rc = xchachapoly_open(out2, ct, cl, tag,
-							   aad, al, key, iv);
 			} else {
-				chachapoly_seal(out, tag2, msg, ml, aad,
-						     al, key, iv);
-				rc = chachapoly_open(out2, ct, cl, tag,
-							  aad, al, key, iv);
+				chachapoly_seal(out, tag2, msg, ml, aad, al,
+						key, iv);
+				rc = chachapoly_open(out2, ct, cl, tag, aad, al,
+						     key, iv);
 			}
 			if (valid) {
 				nvalid++;
@@ -291,8 +291,8 @@ static void test_wycheproof(const char *kname, const char *file, int xchacha)
 	}
 	json_decref(root);
 	th_check(bad == 0 && nvalid > 0 && ninvalid > 0,
-		 "%s: AEAD on %s (%zu valid, %zu invalid)", kname, file,
-		 nvalid, ninvalid);
+		 "%s: AEAD on %s (%zu valid, %zu invalid)", kname, file, nvalid,
+		 ninvalid);
 }
 
 /* The AEAD vs the ref composition, random inputs, in place, and tampering. */
@@ -314,12 +314,12 @@ static void test_aead_random(const char *kname)
 		ref_xseal(c1, t1, m + 1, len, ad, adlen, key, nonce);
 		memcpy(c2 + 3, m + 1, len);
 		xchachapoly_seal(c2 + 3, t2, c2 + 3, len, ad, adlen, key,
-				      nonce);
+				 nonce);
 		cases++;
 		if (memcmp(c1, c2 + 3, len) != 0 || memcmp(t1, t2, 16) != 0)
 			bad++;
 		if (xchachapoly_open(back, c1, len, t1, ad, adlen, key,
-					  nonce) != 0 ||
+				     nonce) != 0 ||
 		    memcmp(back, m + 1, len) != 0)
 			bad++;
 		/* flip one bit of the ciphertext or the tag: rejected */
@@ -329,7 +329,7 @@ static void test_aead_random(const char *kname)
 		else
 			t1[th_rand32() % 16] ^= 0x80;
 		if (xchachapoly_open(back, c1, len, t1, ad, adlen, key,
-					  nonce) != -1)
+				     nonce) != -1)
 			bad++;
 		for (size_t i = 0; i <= len; i++)
 			if (back[i] != 0x33)
@@ -368,20 +368,20 @@ static void test_aead_open(const char *kname)
 		th_rand(m + al, len);
 		ref_xseal(c1, t1, m + al, len, ad, adlen, key, nonce);
 		xchachapoly_seal(c2 + al, t2, m + al, len, ad, adlen, key,
-				      nonce);
+				 nonce);
 		cases++;
 		if (memcmp(c1, c2 + al, len) != 0 || memcmp(t1, t2, 16) != 0)
 			bad++;
 		/* disjoint open at another odd offset, guard bytes around */
 		memset(back, 0x77, sizeof(back));
 		rc = xchachapoly_open(back + 8 - al, c2 + al, len, t2, ad,
-					   adlen, key, nonce);
+				      adlen, key, nonce);
 		if (rc != 0 || memcmp(back + 8 - al, m + al, len) != 0 ||
 		    back[7 - al] != 0x77 || back[8 - al + len] != 0x77)
 			bad++;
 		/* in place */
-		rc = xchachapoly_open(c2 + al, c2 + al, len, t2, ad, adlen,
-					   key, nonce);
+		rc = xchachapoly_open(c2 + al, c2 + al, len, t2, ad, adlen, key,
+				      nonce);
 		if (rc != 0 || memcmp(c2 + al, m + al, len) != 0)
 			bad++;
 		/* forgeries: output (in place: the ciphertext) untouched */
@@ -397,8 +397,8 @@ static void test_aead_open(const char *kname)
 			else
 				tt[th_rand32() % 16] ^= 0x01;
 			memset(back, 0x77, sizeof(back));
-			if (xchachapoly_open(back + 1, c2 + al, len, tt,
-						  ad, adlen, key, nonce) != -1)
+			if (xchachapoly_open(back + 1, c2 + al, len, tt, ad,
+					     adlen, key, nonce) != -1)
 				bad++;
 			for (size_t i = 0; i < sizeof(back); i++)
 				if (back[i] != 0x77) {
@@ -407,7 +407,7 @@ static void test_aead_open(const char *kname)
 				}
 			memcpy(back, c2 + al, len);
 			if (xchachapoly_open(c2 + al, c2 + al, len, tt, ad,
-						  adlen, key, nonce) != -1 ||
+					     adlen, key, nonce) != -1 ||
 			    memcmp(back, c2 + al, len) != 0)
 				bad++;
 		}
@@ -490,8 +490,8 @@ static void test_aead_null(const char *kname)
 	ok = memcmp(t1, t2, 16) == 0 &&
 	     xchachapoly_open(NULL, NULL, 0, t1, NULL, 0, key, nonce) == 0;
 	t1[0] ^= 1;
-	ok = ok && xchachapoly_open(NULL, NULL, 0, t1, NULL, 0, key,
-					 nonce) == -1;
+	ok = ok &&
+	     xchachapoly_open(NULL, NULL, 0, t1, NULL, 0, key, nonce) == -1;
 	th_check(ok, "%s: AEAD with empty NULL text and AD", kname);
 }
 
