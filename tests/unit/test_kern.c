@@ -101,10 +101,15 @@ static void expected(unsigned long want[KERN_NTARGETS], int open, size_t len,
 	want[KERN_POLY_INIT_REF] = 1;
 	/* the lengths block, and each of AD and text unless it went to the
 	 * vector blocks whole */
-	want[KERN_POLY_PAD16_REF] =
-		(unsigned long)(1 + (!vec_ad || adlen % 16 != 0) +
-				(!vec_c || len % 16 != 0));
-	want[KERN_POLY_PAD16_VEC] = (unsigned long)(vec_c + vec_ad);
+	want[KERN_POLY_PAD16_REF] = 1;
+	if (!vec_ad || adlen % 16 != 0)
+		want[KERN_POLY_PAD16_REF]++;
+	if (!vec_c || len % 16 != 0)
+		want[KERN_POLY_PAD16_REF]++;
+	if (vec_ad)
+		want[KERN_POLY_PAD16_VEC]++;
+	if (vec_c)
+		want[KERN_POLY_PAD16_VEC]++;
 	want[KERN_POLY_FINISH_REF] = 1;
 }
 
