@@ -11,7 +11,9 @@
  * under VCRYPTFS_IMPL=portable (this binary run again with it set) only
  * the proved ref functions (chacha20_xor, hchacha20, poly1305_init,
  * poly1305_pad16, poly1305_finish), nothing else. The ciphertext of each
- * kernel equals the portable one's. Also the 26 <-> 44-bit limb
+ * kernel equals the portable one's. At symbol level (nm, objdump on this
+ * binary): content_block_seal/open call xchachapoly_seal/open and no
+ * *_fast composition is linked. Also the 26 <-> 44-bit limb
  * conversion of kern_poly1305_pad16 at the limb bounds.
  * Test code: not constant time, not proved.
  */
@@ -357,9 +359,75 @@ static void test_pad16_bounds(void)
 		 best->name, cases);
 }
 
+/* the lines of `cmd` (a pipe) that contain any of pats[] */
+static int count_lines(const char *cmd, const char *const *pats, size_t np,
+		       int *ran)
+{
+	char line[512];
+	FILE *f = popen(cmd, "r");
+	int n = 0, any = 0;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		any = 1;
+		for (size_t i = 0; i < np; i++)
+			if (strstr(line, pats[i]) != NULL) {
+				n++;
+				break;
+			}
+	}
+	*ran = pclose(f) == 0 && any;
+	return n;
+}
+
+/* symbol level, on this binary: content.c calls xchachapoly_seal and
+ * xchachapoly_open, and no second composition (the *_fast AEAD of
+ * before) is linked */
+static void test_symbols(void)
+{
+	static const char *const old[] = { "chachapoly_seal_fast",
+					   "chachapoly_open_fast" };
+	static const char *const calls[] = { "<xchachapoly_seal>",
+					     "<xchachapoly_open>" };
+	char exe[400], cmd[600];
+	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int ran = 0, n;
+
+	if (el <= 0 || strchr(exe, '\'') != NULL) {
+		th_skip("symbols: cannot name this binary");
+		return;
+	}
+	exe[el] = 0;
+	snprintf(cmd, sizeof(cmd), "nm '%s' 2>/dev/null", exe);
+	n = count_lines(cmd, old, 2, &ran);
+	if (!ran) {
+		th_skip("symbols: nm did not run");
+		return;
+	}
+	th_check(n == 0,
+		 "symbols: no *chachapoly_*_fast composition linked "
+		 "(%d found)",
+		 n);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d --no-show-raw-insn '%s' 2>/dev/null | awk "
+		 "'/<content_block_(seal|open)>:/{f=1} /^$/{f=0} f && /call/'",
+		 exe);
+	n = count_lines(cmd, calls, 2, &ran);
+	if (!ran) {
+		th_skip("symbols: objdump did not run");
+		return;
+	}
+	th_check(n == 2,
+		 "symbols: content_block_seal/open call xchachapoly_seal and "
+		 "xchachapoly_open (%d calls)",
+		 n);
+}
+
 static const struct th_test tests[] = {
 	TH_TEST("levels", test_levels),
 	TH_TEST("pad16-bounds", test_pad16_bounds),
+	TH_TEST("symbols", test_symbols),
 	TH_TEST("portable-env", test_env_portable),
 	TH_SLOW("portable-env-child", test_env_portable_child),
 };
