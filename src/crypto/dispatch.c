@@ -124,9 +124,10 @@ static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 static poly1305_blocks_fn poly_ifma;
 
 /* the Poly1305 of the current choice: the radix-2^64 one inside the seal
- * and open bodies (2^44 for their tails), with the vector one (IFMA at
- * the AVX-512 level, AVX2) or the proved one for what they do not cover;
- * or the proved one alone */
+ * and open bodies (2^44 for their tails); outside them (kern.c
+ * kern_poly1305_pad16) the vector one (IFMA at the AVX-512 level, AVX2)
+ * for runs of 16 blocks or more and the proved one for the rest; or the
+ * proved one alone */
 static const char *poly_name(void)
 {
 	int ifma =
@@ -134,13 +135,17 @@ static const char *poly_name(void)
 
 	if (choice.body != NULL && choice.poly_blocks != NULL)
 		return ifma ? "poly1305-64 in the seal and open bodies, "
-			      "poly1305-ifma elsewhere"
+			      "poly1305-ifma (16 blocks on) and "
+			      "poly1305-portable elsewhere"
 			    : "poly1305-64 in the seal and open bodies, "
-			      "poly1305-avx2 elsewhere";
+			      "poly1305-avx2 (16 blocks on) and "
+			      "poly1305-portable elsewhere";
 	if (choice.body != NULL)
-		return "poly1305-64 (in the seal and open bodies)";
+		return "poly1305-64 in the seal and open bodies, "
+		       "poly1305-portable elsewhere";
 	if (choice.poly_blocks != NULL)
-		return ifma ? "poly1305-ifma" : "poly1305-avx2";
+		return ifma ? "poly1305-ifma (16 blocks on), poly1305-portable"
+			    : "poly1305-avx2 (16 blocks on), poly1305-portable";
 	return "poly1305-portable";
 }
 
