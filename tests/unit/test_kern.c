@@ -359,25 +359,60 @@ static void test_pad16_bounds(void)
 		 best->name, cases);
 }
 
-/* the lines of `cmd` (a pipe) that contain any of pats[] */
-static int count_lines(const char *cmd, const char *const *pats, size_t np,
-		       int *ran)
+/*
+ * Run argv (no shell) and count the lines of its output that contain one
+ * of pats[]; with fn set (a function's label such as
+ * "<content_block_seal>:"), only lines of the objdump blocks whose label
+ * line contains one of fn[0..1] and that are calls. *ran: the tool ran,
+ * printed something and exited 0.
+ */
+static int count_lines(char *const argv[], const char *const *pats, size_t np,
+		       const char *const *fn, int *ran)
 {
 	char line[512];
-	FILE *f = popen(cmd, "r");
-	int n = 0, any = 0;
+	int fd[2], st = 0, n = 0, any = 0, in = 0;
+	pid_t pid;
+	FILE *f;
 
-	if (f == NULL)
+	*ran = 0;
+	fflush(stdout);
+	if (pipe(fd) != 0)
 		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	if (f == NULL) {
+		close(fd[0]);
+		waitpid(pid, &st, 0);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), f) != NULL) {
 		any = 1;
+		if (fn != NULL) {
+			if (strstr(line, ">:") != NULL)
+				in = strstr(line, fn[0]) != NULL ||
+				     strstr(line, fn[1]) != NULL;
+			if (!in || strstr(line, "call") == NULL)
+				continue;
+		}
 		for (size_t i = 0; i < np; i++)
 			if (strstr(line, pats[i]) != NULL) {
 				n++;
 				break;
 			}
 	}
-	*ran = pclose(f) == 0 && any;
+	fclose(f);
+	*ran = waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0 && any;
 	return n;
 }
 
@@ -390,17 +425,22 @@ static void test_symbols(void)
 					   "chachapoly_open_fast" };
 	static const char *const calls[] = { "<xchachapoly_seal>",
 					     "<xchachapoly_open>" };
-	char exe[400], cmd[600];
+	static const char *const fns[] = { "<content_block_seal>:",
+					   "<content_block_open>:" };
+	char exe[400];
 	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int ran = 0, n;
 
-	if (el <= 0 || strchr(exe, '\'') != NULL) {
+	if (el <= 0) {
 		th_skip("symbols: cannot name this binary");
 		return;
 	}
 	exe[el] = 0;
-	snprintf(cmd, sizeof(cmd), "nm '%s' 2>/dev/null", exe);
-	n = count_lines(cmd, old, 2, &ran);
+	{
+		char *nm[] = { "nm", exe, NULL };
+
+		n = count_lines(nm, old, 2, NULL, &ran);
+	}
 	if (!ran) {
 		th_skip("symbols: nm did not run");
 		return;
@@ -409,11 +449,12 @@ static void test_symbols(void)
 		 "symbols: no *chachapoly_*_fast composition linked "
 		 "(%d found)",
 		 n);
-	snprintf(cmd, sizeof(cmd),
-		 "objdump -d --no-show-raw-insn '%s' 2>/dev/null | awk "
-		 "'/<content_block_(seal|open)>:/{f=1} /^$/{f=0} f && /call/'",
-		 exe);
-	n = count_lines(cmd, calls, 2, &ran);
+	{
+		char *od[] = { "objdump", "-d", "--no-show-raw-insn", exe,
+			       NULL };
+
+		n = count_lines(od, calls, 2, fns, &ran);
+	}
 	if (!ran) {
 		th_skip("symbols: objdump did not run");
 		return;
