@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets: chachapoly_seal, chachapoly_open, xchachapoly_seal,
- * xchachapoly_open, chachapoly_seal_fast, chachapoly_open_fast,
- * xchachapoly_seal_fast, xchachapoly_open_fast (under each kernel of
- * dispatch_list() via dispatch_force), hchacha20, OpenSSL
+ * xchachapoly_open (the one composition, aead_xchacha.c, under each
+ * kernel of dispatch_list() via dispatch_force: the kern.h entry points
+ * and the stitched bodies), hchacha20, OpenSSL
  * EVP_chacha20_poly1305; ossl_gcm_seal and ossl_gcm_open on both
  * backends (libgcrypt: ossl_gcm_backend_enable; OpenSSL) against OpenSSL
  * EVP_aes_256_gcm. */
@@ -16,10 +16,10 @@
  * both must reject a tampered one, and our open must leave the output
  * buffer untouched when it rejects. A third mode feeds fuzzer bytes as
  * ciphertext and tag: both opens must then agree. In-place seal and open
- * are checked as well. All of it runs for the portable AEAD and then for
- * the fast AEAD (aead_fast.h) under every kernel this CPU can run (on
- * AVX2, seals from 512 bytes take the stitched body and opens of 512 to
- * 4096 bytes the stitched open body: dispatch.h body, open_body), and
+ * are checked as well. All of it runs under every kernel this CPU can
+ * run, portable first (on AVX2, seals from 512 bytes take the stitched
+ * body and opens of 512 to 4096 bytes the stitched open body: kern.h
+ * kern_chachapoly_seal_body, kern_chachapoly_open_body), and
  * again with BMI2 hidden at avx2 and IFMA hidden at avx512, the paths
  * other CPUs of those levels take.
  * AES-256-GCM (FORMAT.md 4.4) on the same input: key, the first 16 (flag
@@ -32,7 +32,6 @@
  */
 #include <openssl/evp.h>
 
-#include "crypto/aead_fast.h"
 #include "crypto/aead_xchacha.h"
 #include "crypto/chacha20.h"
 #include "crypto/cpu.h"
@@ -103,18 +102,14 @@ static int ossl_aead(uint8_t *out, uint8_t tag_out[16], const uint8_t *in,
 /* The variant under test, with one signature for both. */
 struct fz_aead {
 	int x;		  /* 1: XChaCha20-Poly1305 (24-byte nonce) */
-	const char *fast; /* NULL: portable; else aead_fast.h on this kernel */
+	const char *fast; /* the kernel forced (dispatch_force) */
 };
 
 static void seal(const struct fz_aead *a, uint8_t *c, uint8_t tag[16],
 		 const uint8_t *m, size_t len, const uint8_t *ad, size_t adlen,
 		 const uint8_t key[32], const uint8_t nonce[24])
 {
-	if (a->fast != NULL && a->x)
-		xchachapoly_seal_fast(c, tag, m, len, ad, adlen, key, nonce);
-	else if (a->fast != NULL)
-		chachapoly_seal_fast(c, tag, m, len, ad, adlen, key, nonce);
-	else if (a->x)
+	if (a->x)
 		xchachapoly_seal(c, tag, m, len, ad, adlen, key, nonce);
 	else
 		chachapoly_seal(c, tag, m, len, ad, adlen, key, nonce);
@@ -124,12 +119,6 @@ static int open_(const struct fz_aead *a, uint8_t *m, const uint8_t *c,
 		 size_t len, const uint8_t tag[16], const uint8_t *ad,
 		 size_t adlen, const uint8_t key[32], const uint8_t nonce[24])
 {
-	if (a->fast != NULL && a->x)
-		return xchachapoly_open_fast(m, c, len, tag, ad, adlen, key,
-					     nonce);
-	if (a->fast != NULL)
-		return chachapoly_open_fast(m, c, len, tag, ad, adlen, key,
-					    nonce);
 	if (a->x)
 		return xchachapoly_open(m, c, len, tag, ad, adlen, key, nonce);
 	return chachapoly_open(m, c, len, tag, ad, adlen, key, nonce);
@@ -481,8 +470,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k.m = m;
 
 	a.x = k.flags & 1;
-	a.fast = NULL;
-	check_variant(&a, &k);
 	ks = dispatch_list(&nk);
 	for (size_t i = 0; i < nk; i++) {
 		if (ks[i].get() == NULL || dispatch_force(ks[i].name) != 0)

@@ -61,7 +61,8 @@ san-build: $(SAN_FS_TESTS)
 # Not every CPU this project meets has AVX-512 (qemu 7.2 lacks it).
 # test_avx512_emul compiles chacha20_avx512.c and poly1305_ifma.c against
 # scalar stand-ins for their intrinsics (tests/avx512emu/immintrin.h, found first through -I) and
-# checks its data flow against the portable code.
+# checks its data flow against the portable code (aead_xchacha.c on
+# tests/avx512emu/kern_ref.c: the kern.h entry points as the ref functions).
 EMU_DIR := $(BUILD)/avx512-emul
 EMU_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -mssse3 \
 	-D__AVX512F__ -Itests/avx512emu -Isrc -Itests/unit
@@ -84,7 +85,7 @@ $(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305_ifma.c \
 
 $(EMU_DIR)/test_avx512_emul: tests/avx512emu/test_avx512_emul.c \
 		$(EMU_DIR)/chacha20_avx512.o $(EMU_DIR)/poly1305_ifma.o \
-		tests/unit/th.c \
+		tests/unit/th.c tests/avx512emu/kern_ref.c \
 		$(BUILD)/obj/src/crypto/chacha20.o $(BUILD)/obj/src/crypto/ct.o \
 		$(BUILD)/obj/src/crypto/poly1305.o \
 		$(BUILD)/obj/src/crypto/poly1305_64.o \

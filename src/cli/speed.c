@@ -22,7 +22,7 @@
  * kernel the calibration would choose on such a CPU, from this run's
  * figures, for the classes this CPU can run.
  * VCRYPTFS_SPEED_SECONDS (default 1) shortens the run for tests.
- * Depends on: crypto/ (aead_fast, dispatch, cpu, chacha20, ossl_aead),
+ * Depends on: crypto/ (aead_xchacha, dispatch, cpu, chacha20, ossl_aead),
  * format/content.h (the mount's GCM switch), libcrypto, libgcrypt (via
  * ossl_aead).
  */
@@ -38,7 +38,7 @@
 
 #include "base/exitcodes.h"
 #include "cli/version.h"
-#include "crypto/aead_fast.h"
+#include "crypto/aead_xchacha.h"
 #include "crypto/calibrate.h"
 #include "crypto/chacha20.h"
 #include "crypto/cpu.h"
@@ -113,8 +113,8 @@ static int seal_one(struct bench *b, enum row r)
 	case ROW_SIV:
 		return seal_siv(b);
 	case ROW_XCHACHA:
-		xchachapoly_seal_fast(b->out, b->tag, b->in, SPEED_BS, b->ad,
-				      24, b->key, b->nonce);
+		xchachapoly_seal(b->out, b->tag, b->in, SPEED_BS, b->ad, 24,
+				 b->key, b->nonce);
 		return 1;
 	case ROW_XCHACHA_OSSL:
 		return seal_xchacha_ossl(b);

@@ -2,7 +2,7 @@
 /*
  * Static-inline scalar ChaCha20 core written for the register allocator
  * (16 local words, constant rotations): the HChaCha20 of the fast AEAD
- * (aead_fast.c) and the one- and two-block tails of the SIMD kernels.
+ * (kern.c) and the one- and two-block tails of the SIMD kernels.
  * Plain C, no intrinsics; private to src/crypto.
  * Spec: RFC 8439 sections 2.1-2.3; draft-irtf-cfrg-xchacha-03 2.2.
  * Constant time: yes. Not proved; checked against chacha20.c through the

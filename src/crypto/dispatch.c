@@ -124,9 +124,10 @@ static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 static poly1305_blocks_fn poly_ifma;
 
 /* the Poly1305 of the current choice: the radix-2^64 one inside the seal
- * and open bodies (2^44 for their tails), with the vector one (IFMA at
- * the AVX-512 level, AVX2) or the proved one for what they do not cover;
- * or the proved one alone */
+ * and open bodies (2^44 for their tails); outside them (kern.c
+ * kern_poly1305_pad16) the vector one (IFMA at the AVX-512 level, AVX2)
+ * for runs of 16 blocks or more and the proved one for the rest; or the
+ * proved one alone */
 static const char *poly_name(void)
 {
 	int ifma =
@@ -134,13 +135,17 @@ static const char *poly_name(void)
 
 	if (choice.body != NULL && choice.poly_blocks != NULL)
 		return ifma ? "poly1305-64 in the seal and open bodies, "
-			      "poly1305-ifma elsewhere"
+			      "poly1305-ifma (16 blocks on) and "
+			      "poly1305-portable elsewhere"
 			    : "poly1305-64 in the seal and open bodies, "
-			      "poly1305-avx2 elsewhere";
+			      "poly1305-avx2 (16 blocks on) and "
+			      "poly1305-portable elsewhere";
 	if (choice.body != NULL)
-		return "poly1305-64 (in the seal and open bodies)";
+		return "poly1305-64 in the seal and open bodies, "
+		       "poly1305-portable elsewhere";
 	if (choice.poly_blocks != NULL)
-		return ifma ? "poly1305-ifma" : "poly1305-avx2";
+		return ifma ? "poly1305-ifma (16 blocks on), poly1305-portable"
+			    : "poly1305-avx2 (16 blocks on), poly1305-portable";
 	return "poly1305-portable";
 }
 
@@ -156,8 +161,10 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	/* HChaCha20 on its own is one dependency chain: the scalar core,
 	 * four quarter rounds at a time in general-purpose registers, took
 	 * 102 ns here against 170 ns for the SSE rows (one block, latency
-	 * bound), at every level */
-	choice.hchacha20 = hchacha20_scalar;
+	 * bound), at every SIMD level; the portable level runs the proved
+	 * one (chacha20.c), as every other function of its content path */
+	choice.hchacha20 =
+		k->level == DISPATCH_PORTABLE ? hchacha20 : hchacha20_scalar;
 	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for
 	 * what the bodies do not cover); the AVX-512 one takes the IFMA
 	 * blocks when the CPU has them */

@@ -6,6 +6,9 @@
  * avx512. dispatch_init() takes the highest level whose CPU checks pass;
  * calibrate.h then times those kernels once at start and may move the
  * choice down to a faster one (dispatch_set(), before any thread).
+ * The AEAD composition (aead_xchacha.c) reads the choice only through
+ * the kern.h entry points (kern.c): chacha20, hchacha20 (the proved one at
+ * the portable level), poly_blocks, body and open_body.
  * Depends on: cpu.h, kernels.h, chacha20.h. Never includes immintrin.h.
  * Thread-safety: dispatch_init() runs once before main() (a constructor in
  * dispatch.c) and may be called again from main() before any thread
@@ -44,12 +47,15 @@ struct dispatch_kernel {
 struct dispatch_choice {
 	const struct dispatch_kernel *kernel;
 	chacha20_xor_fn chacha20;
-	chacha20_poly_fn stitched; /* NULL: ChaCha20, then Poly1305 */
+	chacha20_poly_fn stitched; /* tests only (the composition does not
+				    * use it); NULL unless dispatch_stitch */
 	chachapoly_body_fn body;   /* seals of 8 blocks or more; NULL: none */
 	chachapoly_body_fn open_body;	/* opens of 8 blocks or more (into a
 				       * private buffer); NULL: none */
-	hchacha20_fn hchacha20;		/* never NULL */
-	poly1305_blocks_fn poly_blocks; /* NULL: scalar poly1305-64 */
+	hchacha20_fn hchacha20;		/* never NULL; hchacha20 (the
+					 * proved one) at the portable level */
+	poly1305_blocks_fn poly_blocks; /* NULL: the proved poly1305_pad16
+					 * only (kern_poly1305_pad16) */
 	const char *poly1305;		/* name of the Poly1305 used */
 };
 
@@ -88,9 +94,10 @@ int dispatch_forced(void);
  * Only before any thread starts. */
 int dispatch_set(const struct dispatch_kernel *k);
 
-/* Tests and benches: turn the stitched seal of the current choice on (1,
- * when the kernel has one) or off (0, the default: it measured slower than
- * the unstitched kernels with the vector Poly1305). */
+/* Tests: turn the per-step stitched seal of the current choice on (1,
+ * when the kernel has one: it then replaces the seal body, so the
+ * composition takes its generic path) or off (0, the default). The
+ * composition itself never calls the per-step stitched seal. */
 void dispatch_stitch(int on);
 
 /* Tests and benches: the current kernel's seal and open bodies on (1,

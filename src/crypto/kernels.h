@@ -6,6 +6,14 @@
  * 64-bit-limb Poly1305 (poly1305_64.c) and its vector block loops
  * (poly1305_avx2.c, poly1305_ifma.c), with the portable signatures and
  * semantics of chacha20.h and poly1305.h.
+ * Callers: kern.c only (plus dispatch.c, which resolves them, and the
+ * tests). The AEAD composition (aead_xchacha.c) reaches these kernels
+ * only through the kern.h entry points, whose contracts (the ref
+ * functions' and two whole-AEAD ones for the stitched bodies) state what
+ * each kernel must compute; kern.c converts between struct poly1305 and
+ * the 44/44/42-bit limbs of poly1305_blocks_fn, and finishes a body's
+ * MAC (pad16(c), lengths, tag) inside kern_chachapoly_seal_body/
+ * kern_chachapoly_open_body.
  * Depends on: nothing outside src/crypto. Generic code includes this header,
  * never immintrin.h; only the ISA files use intrinsics.
  * Constant time: every kernel (fixed rotations, adds, xors; no table, no
@@ -87,7 +95,8 @@ void poly1305_fast_update(struct poly1305_fast *st, const uint8_t *m,
 void poly1305_fast_final(struct poly1305_fast *st, uint8_t tag[16]);
 
 /*
- * Stitched encrypt-then-MAC for seal: c = m ^ ChaCha20(key, nonce, counter)
+ * Stitched encrypt-then-MAC for seal (tests and dispatch_stitch only: the
+ * composition does not use it): c = m ^ ChaCha20(key, nonce, counter)
  * exactly as chacha20_xor_fn, and c[0..len-1] absorbed into mac, whose
  * buflen must be 0 (callers pad the AD first). c may equal m. Returns the
  * next counter. The AVX2 one (chacha20_avx2.c) runs the scalar 64-bit
@@ -104,7 +113,8 @@ chacha20_poly_fn chacha20_poly_avx2_get(void);
 
 /*
  * The body of a ChaCha20-Poly1305 seal (RFC 8439 section 2.8) without the
- * MAC's last padding and lengths: c = m ^ ChaCha20(key, nonce) from
+ * MAC's last padding and lengths (kern.c adds them: the whole AEAD is
+ * kern_chachapoly_seal_body's contract): c = m ^ ChaCha20(key, nonce) from
  * counter 1, mac initialised with the one-time key (block 0) and fed
  * ad | pad16(ad) | c[0..len-1]. c may equal m (or be disjoint). The AVX2
  * one (chacha20_avx2.c) computes block 0 in general-purpose registers
@@ -140,7 +150,7 @@ chachapoly_body_fn chachapoly_open_body_avx512_get(void);
  * and fed ad | pad16(ad) | c[0..len-1], the input (read one 512-byte
  * step after its keystream XOR), so m must not overlap c: callers
  * decrypt into a private buffer and release it only after the tag
- * verifies (aead_fast.c). NULL when not compiled in or the CPU (after
+ * verifies (kern.h kern_chachapoly_open_body, aead_xchacha.c). NULL when not compiled in or the CPU (after
  * cpu_mask) lacks AVX2.
  */
 chachapoly_body_fn chachapoly_open_body_avx2_get(void);

@@ -5,7 +5,8 @@
  * Depends on: crypto/ossl_aead.h (AES-GCM on libgcrypt or OpenSSL,
  * AES-SIV, random bytes; content_gcm_backend_enable switches AES-GCM),
  * crypto/ossl_mem.h (the backend only with the locked arena),
- * crypto/aead_fast.h (XChaCha20-Poly1305), crypto/ct.h. Not proved.
+ * crypto/aead_xchacha.h (XChaCha20-Poly1305: the proved composition, on
+ * the kernels of crypto/kern.h), crypto/ct.h. Not proved.
  */
 #include "format/content.h"
 
@@ -16,7 +17,7 @@
 #include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_aead.h"
 #include "crypto/ossl_mem.h"
-#include "crypto/aead_fast.h"
+#include "crypto/aead_xchacha.h"
 
 #define CONTENT_MAX_PLAIN 65536 /* largest xattr value */
 
@@ -158,8 +159,8 @@ int content_block_seal(const struct volume *v, uint8_t *out,
 			      aad, aadlen, v->content_key, out, nl);
 		break;
 	case CIPHER_XCHACHA:
-		xchachapoly_seal_fast(out + nl, out + nl + len, plain, len, aad,
-				      aadlen, v->content_key, out);
+		xchachapoly_seal(out + nl, out + nl + len, plain, len, aad,
+				 aadlen, v->content_key, out);
 		break;
 	}
 	return 0;
@@ -204,8 +205,8 @@ int content_block_open(const struct volume *v, uint8_t *out, size_t *outlen,
 				   aad, aadlen, v->content_key, in, nl);
 		break;
 	case CIPHER_XCHACHA:
-		rc = xchachapoly_open_fast(out, in + nl, len, in + nl + len,
-					   aad, aadlen, v->content_key, in);
+		rc = xchachapoly_open(out, in + nl, len, in + nl + len, aad,
+				      aadlen, v->content_key, in);
 		if (rc != 0 && len > 0)
 			ct_wipe(out, len);
 		break;

@@ -9,7 +9,8 @@
  * updates, all-ones texts and keys) and called directly against the scalar
  * p64_blocks (0..160 blocks, h at its limb bounds); and the avx512 seal
  * and open bodies (the radix-2^64 Poly1305 with MULX inside the rounds)
- * against the proved chachapoly_seal (aead_xchacha.c), lengths 0..3300
+ * against the proved chachapoly_seal (aead_xchacha.c on kern_ref.c: the
+ * ref functions, no stitched body), lengths 0..3300
  * and AD lengths 0..40, when this CPU has BMI2 (MULX runs natively; every
  * AVX-512 CPU has it). Checks the kernels' data flow on CPUs without
  * AVX-512 or IFMA; it cannot show that real AVX-512 hardware agrees.

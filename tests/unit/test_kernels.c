@@ -3,7 +3,9 @@
  * Every ChaCha20 kernel the CPU offers (dispatch_list) against the proved
  * portable chacha20.c, the 64-bit Poly1305 and the AVX2 and IFMA block
  * loops (poly1305_avx2.c, poly1305_ifma.c) against poly1305.c, and the
- * fast AEAD (aead_fast.c) on each kernel against aead_xchacha.c and the
+ * AEAD composition (aead_xchacha.c through the kern.h entry points) on
+ * each kernel, with and without the stitched bodies, against an RFC 8439
+ * 2.8 composition of the ref functions written here (ref_xseal) and the
  * Wycheproof chacha20/xchacha20-poly1305 files. A kernel the CPU lacks is
  * reported SKIP, never PASS.
  * Usage: test_kernels [quick] [test-name-substring...]; "quick" (or
@@ -19,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/aead_fast.h"
 #include "crypto/aead_xchacha.h"
 #include "crypto/chacha20.h"
 #include "crypto/cpu.h"
+#include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/kernels.h"
 #include "crypto/poly1305.h"
@@ -33,6 +35,32 @@
 #define GUARD 16
 
 static int quick;
+
+/* XChaCha20-Poly1305 seal (draft-irtf-cfrg-xchacha-03 2.3 over RFC 8439
+ * 2.8) from the ref functions alone, independent of the dispatch: the
+ * reference of the AEAD tests below. c may equal m. */
+static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		      const uint8_t nonce[24])
+{
+	static const uint8_t zeros[16];
+	uint8_t sub[32], n12[12] = { 0 }, otk[64], lens[16];
+	struct poly1305 st;
+
+	hchacha20(sub, key, nonce);
+	memcpy(n12 + 4, nonce + 16, 8);
+	chacha20_block(otk, sub, 0, n12);
+	chacha20_xor(c, m, len, sub, 1, n12);
+	poly1305_init(&st, otk);
+	poly1305_update(&st, ad, adlen);
+	poly1305_update(&st, zeros, (16 - adlen % 16) % 16);
+	poly1305_update(&st, c, len);
+	poly1305_update(&st, zeros, (16 - len % 16) % 16);
+	store64_le(lens, (uint64_t)adlen);
+	store64_le(lens + 8, (uint64_t)len);
+	poly1305_update(&st, lens, 16);
+	poly1305_final(&st, tag);
+}
 
 /* Known-answer vectors from RFC 8439: A.1 #1 and #2 (keystream) and
  * 2.4.2 (the "sunscreen" text). */
@@ -182,7 +210,7 @@ static int hexfield(json_t *t, const char *f, uint8_t *out, size_t cap,
 	return 0;
 }
 
-/* One Wycheproof AEAD file through the fast AEAD on the current kernel.
+/* One Wycheproof AEAD file through the AEAD composition on the current kernel.
  * Valid: exact ciphertext and tag, and open gives the text. Invalid: open
  * returns -1 and writes nothing. */
 static void test_wycheproof(const char *kname, const char *file, int xchacha)
@@ -235,15 +263,15 @@ static void test_wycheproof(const char *kname, const char *file, int xchacha)
 			}
 			memset(out2, 0x5a, cl + 1);
 			if (xchacha) {
-				xchachapoly_seal_fast(out, tag2, msg, ml, aad,
+				xchachapoly_seal(out, tag2, msg, ml, aad, al,
+						 key, iv);
+				rc = xchachapoly_open(out2, ct, cl, tag, aad,
 						      al, key, iv);
-				rc = xchachapoly_open_fast(out2, ct, cl, tag,
-							   aad, al, key, iv);
 			} else {
-				chachapoly_seal_fast(out, tag2, msg, ml, aad,
-						     al, key, iv);
-				rc = chachapoly_open_fast(out2, ct, cl, tag,
-							  aad, al, key, iv);
+				chachapoly_seal(out, tag2, msg, ml, aad, al,
+						key, iv);
+				rc = chachapoly_open(out2, ct, cl, tag, aad, al,
+						     key, iv);
 			}
 			if (valid) {
 				nvalid++;
@@ -263,11 +291,11 @@ static void test_wycheproof(const char *kname, const char *file, int xchacha)
 	}
 	json_decref(root);
 	th_check(bad == 0 && nvalid > 0 && ninvalid > 0,
-		 "%s: fast AEAD on %s (%zu valid, %zu invalid)", kname, file,
-		 nvalid, ninvalid);
+		 "%s: AEAD on %s (%zu valid, %zu invalid)", kname, file, nvalid,
+		 ninvalid);
 }
 
-/* Fast AEAD vs the portable one, random inputs, in place, and tampering. */
+/* The AEAD vs the ref composition, random inputs, in place, and tampering. */
 static void test_aead_random(const char *kname)
 {
 	static uint8_t m[MAXLEN + 8], c1[MAXLEN + 8], c2[MAXLEN + 8],
@@ -283,15 +311,15 @@ static void test_aead_random(const char *kname)
 		th_rand(nonce, 24);
 		th_rand(ad, adlen);
 		th_rand(m + 1, len);
-		xchachapoly_seal(c1, t1, m + 1, len, ad, adlen, key, nonce);
+		ref_xseal(c1, t1, m + 1, len, ad, adlen, key, nonce);
 		memcpy(c2 + 3, m + 1, len);
-		xchachapoly_seal_fast(c2 + 3, t2, c2 + 3, len, ad, adlen, key,
-				      nonce);
+		xchachapoly_seal(c2 + 3, t2, c2 + 3, len, ad, adlen, key,
+				 nonce);
 		cases++;
 		if (memcmp(c1, c2 + 3, len) != 0 || memcmp(t1, t2, 16) != 0)
 			bad++;
-		if (xchachapoly_open_fast(back, c1, len, t1, ad, adlen, key,
-					  nonce) != 0 ||
+		if (xchachapoly_open(back, c1, len, t1, ad, adlen, key,
+				     nonce) != 0 ||
 		    memcmp(back, m + 1, len) != 0)
 			bad++;
 		/* flip one bit of the ciphertext or the tag: rejected */
@@ -300,24 +328,24 @@ static void test_aead_random(const char *kname)
 			c1[th_rand32() % len] ^= 0x01;
 		else
 			t1[th_rand32() % 16] ^= 0x80;
-		if (xchachapoly_open_fast(back, c1, len, t1, ad, adlen, key,
-					  nonce) != -1)
+		if (xchachapoly_open(back, c1, len, t1, ad, adlen, key,
+				     nonce) != -1)
 			bad++;
 		for (size_t i = 0; i <= len; i++)
 			if (back[i] != 0x33)
 				bad++;
 	}
 	th_check(bad == 0,
-		 "%s: fast AEAD == portable, %d lengths, in place, open "
+		 "%s: AEAD == ref composition, %d lengths, in place, open "
 		 "round trip, bit flips rejected with output untouched",
 		 kname, cases);
 }
 
 /*
  * Seal and open of every length 0..OPENLEN (quick: a stride) against the
- * portable AEAD, at odd alignments, disjoint and in place: on the AVX2
+ * ref composition, at odd alignments, disjoint and in place: on the AVX2
  * kernel lengths 512..4096 take the stitched open body (plaintext held
- * back until the tag verifies, dispatch.h open_body), longer ones the
+ * back until the tag verifies, kern_chachapoly_open_body), longer ones the
  * unstitched path. A flipped ciphertext, AD or tag bit is rejected with
  * the output untouched, in place too (the ciphertext stays).
  */
@@ -338,22 +366,22 @@ static void test_aead_open(const char *kname)
 		th_rand(nonce, 24);
 		th_rand(ad, adlen);
 		th_rand(m + al, len);
-		xchachapoly_seal(c1, t1, m + al, len, ad, adlen, key, nonce);
-		xchachapoly_seal_fast(c2 + al, t2, m + al, len, ad, adlen, key,
-				      nonce);
+		ref_xseal(c1, t1, m + al, len, ad, adlen, key, nonce);
+		xchachapoly_seal(c2 + al, t2, m + al, len, ad, adlen, key,
+				 nonce);
 		cases++;
 		if (memcmp(c1, c2 + al, len) != 0 || memcmp(t1, t2, 16) != 0)
 			bad++;
 		/* disjoint open at another odd offset, guard bytes around */
 		memset(back, 0x77, sizeof(back));
-		rc = xchachapoly_open_fast(back + 8 - al, c2 + al, len, t2, ad,
-					   adlen, key, nonce);
+		rc = xchachapoly_open(back + 8 - al, c2 + al, len, t2, ad,
+				      adlen, key, nonce);
 		if (rc != 0 || memcmp(back + 8 - al, m + al, len) != 0 ||
 		    back[7 - al] != 0x77 || back[8 - al + len] != 0x77)
 			bad++;
 		/* in place */
-		rc = xchachapoly_open_fast(c2 + al, c2 + al, len, t2, ad, adlen,
-					   key, nonce);
+		rc = xchachapoly_open(c2 + al, c2 + al, len, t2, ad, adlen, key,
+				      nonce);
 		if (rc != 0 || memcmp(c2 + al, m + al, len) != 0)
 			bad++;
 		/* forgeries: output (in place: the ciphertext) untouched */
@@ -369,8 +397,8 @@ static void test_aead_open(const char *kname)
 			else
 				tt[th_rand32() % 16] ^= 0x01;
 			memset(back, 0x77, sizeof(back));
-			if (xchachapoly_open_fast(back + 1, c2 + al, len, tt,
-						  ad, adlen, key, nonce) != -1)
+			if (xchachapoly_open(back + 1, c2 + al, len, tt, ad,
+					     adlen, key, nonce) != -1)
 				bad++;
 			for (size_t i = 0; i < sizeof(back); i++)
 				if (back[i] != 0x77) {
@@ -378,14 +406,14 @@ static void test_aead_open(const char *kname)
 					break;
 				}
 			memcpy(back, c2 + al, len);
-			if (xchachapoly_open_fast(c2 + al, c2 + al, len, tt, ad,
-						  adlen, key, nonce) != -1 ||
+			if (xchachapoly_open(c2 + al, c2 + al, len, tt, ad,
+					     adlen, key, nonce) != -1 ||
 			    memcmp(back, c2 + al, len) != 0)
 				bad++;
 		}
 	}
 	th_check(bad == 0,
-		 "%s: seal/open == portable, %d lengths 0..%d, odd "
+		 "%s: seal/open == ref composition, %d lengths 0..%d, odd "
 		 "alignments, disjoint and in place, forged ciphertext/AD/tag "
 		 "rejected with the output untouched",
 		 kname, cases, OPENLEN);
@@ -457,14 +485,14 @@ static void test_aead_null(const char *kname)
 
 	th_rand(key, 32);
 	th_rand(nonce, 24);
-	xchachapoly_seal(NULL, t1, NULL, 0, NULL, 0, key, nonce);
-	xchachapoly_seal_fast(NULL, t2, NULL, 0, NULL, 0, key, nonce);
+	ref_xseal(NULL, t1, NULL, 0, NULL, 0, key, nonce);
+	xchachapoly_seal(NULL, t2, NULL, 0, NULL, 0, key, nonce);
 	ok = memcmp(t1, t2, 16) == 0 &&
-	     xchachapoly_open_fast(NULL, NULL, 0, t1, NULL, 0, key, nonce) == 0;
+	     xchachapoly_open(NULL, NULL, 0, t1, NULL, 0, key, nonce) == 0;
 	t1[0] ^= 1;
-	ok = ok && xchachapoly_open_fast(NULL, NULL, 0, t1, NULL, 0, key,
-					 nonce) == -1;
-	th_check(ok, "%s: fast AEAD with empty NULL text and AD", kname);
+	ok = ok &&
+	     xchachapoly_open(NULL, NULL, 0, t1, NULL, 0, key, nonce) == -1;
+	th_check(ok, "%s: AEAD with empty NULL text and AD", kname);
 }
 
 /* poly1305_fast vs poly1305 with random splits, plus carry stressors. */
@@ -723,14 +751,19 @@ static void test_kernel(const void *arg)
 		test_without(k, CPU_BMI2, "bmi2");
 	if (k->level == DISPATCH_AVX512)
 		test_without(k, CPU_AVX512IFMA, "avx512ifma");
-	if (dispatch_stitched_get(k) != NULL) {
+	if (dispatch_current()->body != NULL ||
+	    dispatch_current()->open_body != NULL) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "%s stitched", k->name);
-		dispatch_stitch(1);
+		/* the generic ChaCha20 + Poly1305 path of the composition
+		 * (kern_poly1305_pad16 on the vector Poly1305) at lengths
+		 * the bodies take by default */
+		snprintf(name, sizeof(name), "%s without bodies", k->name);
+		dispatch_body(0);
 		test_wycheproof(name, "xchacha20_poly1305_test.json", 1);
 		test_aead_random(name);
-		dispatch_stitch(0);
+		test_aead_open(name);
+		dispatch_body(1);
 	}
 }
 
