@@ -3,13 +3,18 @@
 #
 # Sources are found by wildcard, so a new module needs no edit here:
 #   src/<layer>/*.c          -> build/libvcryptfs.a (everything but
-#                               src/cli/main.c); layers: base crypto format
-#                               sys fuse fsck cli (scripts/layers.sh checks them)
-#   src/crypto/*_ssse3.c     -> the only files built with -mssse3
-#   src/crypto/*_avx.c       -> the only files built with -mavx
-#   src/crypto/*_avx2.c      -> the only files built with -mavx2
-#   src/crypto/*_avx512.c    -> the only files built with -mavx512f/vl/bw
-#   src/crypto/*_ifma.c      -> the only files built with -mavx512ifma
+#   src/crypto/<prim>/*.c       src/cli/main.c); layers: base crypto format
+#                               sys fuse fsck cli (scripts/layers.sh checks
+#                               them); crypto has one folder per primitive
+#                               (chacha20/, poly1305/: ref.c is the proved
+#                               portable code, one ISA per other file;
+#                               aead/: the one composition and its kernel
+#                               entry points)
+#   src/crypto/*/ssse3.c     -> the only files built with -mssse3
+#   src/crypto/*/avx.c       -> the only files built with -mavx
+#   src/crypto/*/avx2.c      -> the only files built with -mavx2
+#   src/crypto/*/avx512.c    -> the only files built with -mavx512f/vl/bw
+#   src/crypto/*/ifma.c      -> the only files built with -mavx512ifma
 #                               (and -mavx512f/vl)
 #   tests/unit/test_*.c      -> build/tests/test_*  (and build-san/tests/...)
 #   tests/checks/*.sh        -> groups run by tests/run.sh (make test)
@@ -61,15 +66,15 @@ ISA_FLAGS_avx2   := -mavx2
 ISA_FLAGS_avx512 := -mavx512f -mavx512vl -mavx512bw
 ISA_FLAGS_ifma   := -mavx512f -mavx512vl -mavx512ifma
 isa_flags = $(strip \
-	$(if $(filter %_ssse3.c,$(1)),$(ISA_FLAGS_ssse3)) \
-	$(if $(filter %_avx.c,$(1)),$(ISA_FLAGS_avx)) \
-	$(if $(filter %_avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
-	$(if $(filter %_avx512.c,$(1)),$(ISA_FLAGS_avx512)) \
-	$(if $(filter %_ifma.c,$(1)),$(ISA_FLAGS_ifma)))
+	$(if $(filter src/crypto/%/ssse3.c,$(1)),$(ISA_FLAGS_ssse3)) \
+	$(if $(filter src/crypto/%/avx.c,$(1)),$(ISA_FLAGS_avx)) \
+	$(if $(filter src/crypto/%/avx2.c,$(1)),$(ISA_FLAGS_avx2)) \
+	$(if $(filter src/crypto/%/avx512.c,$(1)),$(ISA_FLAGS_avx512)) \
+	$(if $(filter src/crypto/%/ifma.c,$(1)),$(ISA_FLAGS_ifma)))
 
 LAYERS := base crypto format sys fuse fsck reverse cli
 MAIN_SRC := src/cli/main.c
-LIB_SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c)))
+LIB_SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c) src/crypto/*/*.c))
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(sort $(filter-out $(TEST_SRCS),$(wildcard tests/unit/*.c)))

@@ -4,7 +4,7 @@
  * SIZE-byte block (default 4096, the gocryptfs block), fixed random key,
  * nonce and 24-byte AD, as `gocryptfs -speed` measures.
  * Targets (any number, run in the order given):
- *   kernel:NAME   XChaCha20-Poly1305 via xchachapoly_seal (aead_xchacha.c,
+ *   kernel:NAME   XChaCha20-Poly1305 via xchachapoly_seal (aead/chachapoly.c,
  *                 the one composition) on the dispatch kernel NAME
  *                 (portable, ssse3, avx, avx2, avx512), as the
  *                 filesystem uses it
@@ -40,7 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets: chachapoly_seal, chachapoly_open, xchachapoly_seal,
- * xchachapoly_open (the one composition, aead_xchacha.c, under each
- * kernel of dispatch_list() via dispatch_force: the kern.h entry points
+ * xchachapoly_open (the one composition, aead/chachapoly.c, under each
+ * kernel of dispatch_list() via dispatch_force: the aead/kern.h entry points
  * and the stitched bodies), hchacha20, OpenSSL
  * EVP_chacha20_poly1305; ossl_gcm_seal and ossl_gcm_open on both
  * backends (libgcrypt: ossl_gcm_backend_enable; OpenSSL) against OpenSSL
@@ -18,7 +18,7 @@
  * ciphertext and tag: both opens must then agree. In-place seal and open
  * are checked as well. All of it runs under every kernel this CPU can
  * run, portable first (on AVX2, seals from 512 bytes take the stitched
- * body and opens of 512 to 4096 bytes the stitched open body: kern.h
+ * body and opens of 512 to 4096 bytes the stitched open body: aead/kern.h
  * kern_chachapoly_seal_body, kern_chachapoly_open_body), and
  * again with BMI2 hidden at avx2 and IFMA hidden at avx512, the paths
  * other CPUs of those levels take.
@@ -32,8 +32,8 @@
  */
 #include <openssl/evp.h>
 
-#include "crypto/aead_xchacha.h"
-#include "crypto/chacha20.h"
+#include "crypto/aead/chachapoly.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/cpu.h"
 #include "crypto/dispatch.h"
 #include "crypto/ossl_aead.h"

@@ -16,17 +16,17 @@
  * (OpenSSL carries into the nonce there), hchacha20 against the words of a
  * chacha20_block run on the same state, and xchacha20_xor.
  * With -DVCRYPTFS_FUZZ_BROKEN_KERNEL (fuzz-selftest only) a "broken" kernel
- * joins the list: its multi-block path runs a copy of chacha20.c with one
+ * joins the list: its multi-block path runs a copy of chacha20/ref.c with one
  * constant flipped (mk/fuzz.mk makes that copy); the harness must crash.
  * Test code: not constant time, not proved.
  */
 #include <openssl/evp.h>
 
-#include "crypto/chacha20.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/kernels.h"
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "fuzz_util.h"
 
 struct fz_impl {
@@ -40,7 +40,7 @@ struct fz_impl {
 #define FZ_MAX_IMPLS 8
 
 #ifdef VCRYPTFS_FUZZ_BROKEN_KERNEL
-/* From the flipped copy of chacha20.c that mk/fuzz.mk builds. */
+/* From the flipped copy of chacha20/ref.c that mk/fuzz.mk builds. */
 uint32_t fuzz_broken_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 				  const uint8_t key[32], uint32_t counter,
 				  const uint8_t nonce[12]);

@@ -17,7 +17,7 @@
 #include <openssl/evp.h>
 
 #include "crypto/kernels.h"
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "fuzz_util.h"
 
 #define FZ_MAX_LEN 4200

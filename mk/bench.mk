@@ -26,7 +26,8 @@
 
 # --- the -march=native twin of bench_crypto ---
 NATIVE_DIR := $(BUILD)/bench-native
-NATIVE_SRCS := $(sort $(wildcard src/crypto/*.c)) bench/bench_crypto.c
+NATIVE_SRCS := $(sort $(wildcard src/crypto/*.c src/crypto/*/*.c)) \
+	bench/bench_crypto.c
 NATIVE_OBJS := $(NATIVE_SRCS:%.c=$(NATIVE_DIR)/obj/%.o)
 
 bench-native: $(NATIVE_DIR)/bench_crypto ## bench_crypto built with -march=native

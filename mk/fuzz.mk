@@ -96,7 +96,7 @@ $(FUZZ_DIR)/replay-%: $(FUZZ_DIR)/robj/%.o $(FUZZ_DIR)/robj/replay_main.o \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The deliberately broken kernel, only in fuzz_diff_chacha20_broken.
-$(FUZZ_DIR)/broken/chacha20_broken.c: src/crypto/chacha20.c
+$(FUZZ_DIR)/broken/chacha20_broken.c: src/crypto/chacha20/ref.c
 	@mkdir -p $(dir $@)
 	sed -e '$(FUZZ_BROKEN_SED)' $< >$@.tmp
 	@if cmp -s $< $@.tmp; then \

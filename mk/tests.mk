@@ -59,26 +59,26 @@ san-build: $(SAN_FS_TESTS)
 
 # --- the AVX-512 kernel on emulated intrinsics ---
 # Not every CPU this project meets has AVX-512 (qemu 7.2 lacks it).
-# test_avx512_emul compiles chacha20_avx512.c and poly1305_ifma.c against
+# test_avx512_emul compiles chacha20/avx512.c and poly1305/ifma.c against
 # scalar stand-ins for their intrinsics (tests/avx512emu/immintrin.h, found first through -I) and
-# checks its data flow against the portable code (aead_xchacha.c on
-# tests/avx512emu/kern_ref.c: the kern.h entry points as the ref functions).
+# checks its data flow against the portable code (aead/chachapoly.c on
+# tests/avx512emu/kern_ref.c: the aead/kern.h entry points as the ref functions).
 EMU_DIR := $(BUILD)/avx512-emul
 EMU_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -mssse3 \
 	-D__AVX512F__ -Itests/avx512emu -Isrc -Itests/unit
 
-$(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20_avx512.c \
-		src/crypto/chacha20_simd.h src/crypto/chacha20_simd_row.h \
-		src/crypto/chacha20_fastblock.h src/crypto/poly1305_p64r.h \
+$(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20/avx512.c \
+		src/crypto/chacha20/simd.h src/crypto/chacha20/simd_row.h \
+		src/crypto/chacha20/fastblock.h src/crypto/poly1305/p64r.h \
 		tests/avx512emu/immintrin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -c $< -o $@
 
-# poly1305_ifma.c against the same stand-ins (its 64-bit lane, permute and
+# poly1305/ifma.c against the same stand-ins (its 64-bit lane, permute and
 # IFMA multiply-add intrinsics), as if built with -mavx512f -mavx512vl
-# -mavx512ifma; checked against poly1305.c by the same program.
-$(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305_ifma.c \
-		src/crypto/poly1305_64.h src/crypto/kernels.h \
+# -mavx512ifma; checked against poly1305/ref.c by the same program.
+$(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305/ifma.c \
+		src/crypto/poly1305/x64.h src/crypto/kernels.h \
 		tests/avx512emu/immintrin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -D__AVX512VL__ -D__AVX512IFMA__ -c $< -o $@
@@ -86,10 +86,10 @@ $(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305_ifma.c \
 $(EMU_DIR)/test_avx512_emul: tests/avx512emu/test_avx512_emul.c \
 		$(EMU_DIR)/chacha20_avx512.o $(EMU_DIR)/poly1305_ifma.o \
 		tests/unit/th.c tests/avx512emu/kern_ref.c \
-		$(BUILD)/obj/src/crypto/chacha20.o $(BUILD)/obj/src/crypto/ct.o \
-		$(BUILD)/obj/src/crypto/poly1305.o \
-		$(BUILD)/obj/src/crypto/poly1305_64.o \
-		$(BUILD)/obj/src/crypto/aead_xchacha.o
+		$(BUILD)/obj/src/crypto/chacha20/ref.o $(BUILD)/obj/src/crypto/ct.o \
+		$(BUILD)/obj/src/crypto/poly1305/ref.o \
+		$(BUILD)/obj/src/crypto/poly1305/x64.o \
+		$(BUILD)/obj/src/crypto/aead/chachapoly.o
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -o $@ $^
 

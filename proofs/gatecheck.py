@@ -10,7 +10,7 @@
 #    named, function AND clause, in ALLOWLIST with the component that proves
 #    it; with CROSS = 1 (every component ran) that component's report must
 #    give the same function and clause the status Valid. The component
-#    "trusted" marks a contract that no component proves (the kern.h
+#    "trusted" marks a contract that no component proves (the aead/kern.h
 #    entry points, whose bodies call the dispatched kernels): accepted,
 #    and listed on one line of the output. A clause is its
 #    ACSL name ("range" of "ensures range: ...") or, unnamed, its kind

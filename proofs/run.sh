@@ -98,7 +98,7 @@ component() {
 		# spec/chacha.acsl (xor_word: component chacha-word;
 		# xor_block64's ks0..ks3: component chacha-xor, so both stay
 		# in GATE)
-		FILES=(src/crypto/chacha20.c)
+		FILES=(src/crypto/chacha20/ref.c)
 		PROVERS=cvc5,z3,cvc4
 		FLAGS=(-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DCHACHA_XOR_SPEC"
 			-wp-fct "$CHACHA_FCTS" -wp-prop="-ks0,-ks1,-ks2,-ks3")
@@ -106,7 +106,7 @@ component() {
 	chacha-word)
 		# the word-wise xor_word (one 32-bit load, xor, store) against
 		# the byte-wise spec, with the byte lemmas (why3/bytelemmas.mlw)
-		FILES=(src/crypto/chacha20.c)
+		FILES=(src/crypto/chacha20/ref.c)
 		PROVERS=cvc5,z3
 		FLAGS=(-wp-driver "$BYTEDRV" -wp-fct xor_word)
 		;;
@@ -115,7 +115,7 @@ component() {
 		# CHACHA_XOR_SPEC goals are in component chacha): CVC4 closes
 		# each in under a second with the byte lemmas loaded, while
 		# without them every prover times out
-		FILES=(src/crypto/chacha20.c)
+		FILES=(src/crypto/chacha20/ref.c)
 		PROVERS=cvc4
 		FLAGS=(-wp-driver "$BYTEDRV"
 			-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DCHACHA_XOR_SPEC"
@@ -128,13 +128,13 @@ component() {
 		# file's functions (and store64_le, a caller of store32_le):
 		# ct.h's byte shifts are proved in component ct, without the
 		# overflow flag (unsigned << has no linear model in Cbits).
-		FILES=(src/crypto/poly1305.c)
+		FILES=(src/crypto/poly1305/ref.c)
 		PROVERS=cvc4,z3
 		FLAGS=(-warn-unsigned-overflow -wp-fct
 			"poly1305_init,poly1305_update,poly1305_final,poly1305_mac,dot5,top1,limbs_to_words,words_to_limbs,poly1305_blocks,poly1305_freeze,poly1305_tag,wipe_state,store64_le")
 		;;
 	aead)
-		FILES=(src/crypto/aead_xchacha.c)
+		FILES=(src/crypto/aead/chachapoly.c)
 		;;
 	header)
 		# the content header parser: RTE (unsigned overflow too), assigns,

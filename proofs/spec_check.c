@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "../spec/poly1305_model.acsl"
 
 /*@ requires \valid_read(key + (0 .. 31)) && \valid_read(m + (0 .. len - 1));

@@ -6,8 +6,8 @@
 #   includes cli.
 # Each layer's quoted includes must name a header of a layer it may use, in
 # the -Isrc form ("layer/name.h"); the only other form allowed is a proved
-# header's "../../spec/*.acsl". Also: crypto has no file-system headers,
-# and there is no #include cycle (scripts/include_cycles.sh, with its self-test).
+# header's "../../spec/*.acsl" ("../../../spec/" one folder down). Also:
+# crypto has no file-system headers, and there is no #include cycle (scripts/include_cycles.sh, with its self-test).
 # Prints PASS:/FAIL: lines; exit 1 on any FAIL.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +17,9 @@ rc=0
 check() {
 	local layer=$1 allowed=$2 extra=${3:-} ok hits
 	[ -d "src/$layer" ] || return 0
-	ok="^\"((${allowed// /|})/[^\"]+|\.\./\.\./spec/[^\"/]+\.acsl)\"\$"
+	ok="^\"((${allowed// /|})/[^\"]+|(\.\./)+spec/[^\"/]+\.acsl)\"\$"
 	hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
-		src/"$layer"/*.[ch] 2>/dev/null |
+		src/"$layer"/*.[ch] src/"$layer"/*/*.[ch] 2>/dev/null |
 		while IFS= read -r line; do
 			inc=$(sed -E 's/.*include[[:space:]]*("[^"]*").*/\1/' <<<"$line")
 			grep -qE "$ok" <<<"$inc" && continue
@@ -51,6 +51,7 @@ check cli "cli reverse fuse fsck format sys crypto base"
 check xray "xray cli format sys crypto base"
 # crypto must not use file descriptors or FUSE
 if grep -nE '#include <(fuse|fcntl\.h|sys/stat\.h|dirent\.h)' src/crypto/*.[ch] \
+	src/crypto/*/*.[ch] \
 	>/dev/null 2>&1; then
 	echo "FAIL: layers: src/crypto includes file-system headers"
 	rc=1

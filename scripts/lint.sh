@@ -7,18 +7,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rc=0
-mapfile -t SRCS < <(ls src/*.c src/*/*.c tests/unit/*.c tests/tools/*.c tests/fs/*.c tests/ct/*.c bench/*.c \
+mapfile -t SRCS < <(ls src/*.c src/*/*.c src/crypto/*/*.c tests/unit/*.c tests/tools/*.c tests/fs/*.c tests/ct/*.c bench/*.c \
 	fuzz/*.c 2>/dev/null)
-mapfile -t HDRS < <(ls src/*.h src/*/*.h tests/unit/*.h bench/*.h \
+mapfile -t HDRS < <(ls src/*.h src/*/*.h src/crypto/*/*.h tests/unit/*.h bench/*.h \
 	fuzz/*.h 2>/dev/null)
 INC=(-D_GNU_SOURCE -Isrc -Itests/unit $(pkg-config --cflags fuse3 libcrypto jansson))
 isa() {
 	case "$1" in
-	*_ssse3.c) echo -mssse3 ;;
-	*_avx.c) echo -mavx ;;
-	*_avx2.c) echo -mavx2 ;;
-	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
-	*_ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
+	src/crypto/*/ssse3.c) echo -mssse3 ;;
+	src/crypto/*/avx.c) echo -mavx ;;
+	src/crypto/*/avx2.c) echo -mavx2 ;;
+	src/crypto/*/avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
+	src/crypto/*/ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
 	esac
 }
 tmp=$(mktemp -d)
@@ -52,11 +52,11 @@ fi
 export INC_STR="${INC[*]}"
 isa() {
 	case "$1" in
-	*_ssse3.c) echo -mssse3 ;;
-	*_avx.c) echo -mavx ;;
-	*_avx2.c) echo -mavx2 ;;
-	*_avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
-	*_ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
+	src/crypto/*/ssse3.c) echo -mssse3 ;;
+	src/crypto/*/avx.c) echo -mavx ;;
+	src/crypto/*/avx2.c) echo -mavx2 ;;
+	src/crypto/*/avx512.c) echo "-mavx512f -mavx512vl -mavx512bw" ;;
+	src/crypto/*/ifma.c) echo "-mavx512f -mavx512vl -mavx512ifma" ;;
 	esac
 }
 tidy_one() {

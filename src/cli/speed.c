@@ -38,9 +38,9 @@
 
 #include "base/exitcodes.h"
 #include "cli/version.h"
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #include "crypto/calibrate.h"
-#include "crypto/chacha20.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"

@@ -3,7 +3,7 @@
  * The calibrated kernel choice. See calibrate.h.
  * Spec: none (policy, issue 21: fastest kernel with a margin, tie to the
  * lower level; Linux picks its RAID-6 and XOR routines the same way).
- * Depends on: dispatch.h, aead_xchacha.h; libc clock_gettime, vsnprintf.
+ * Depends on: dispatch.h, aead/chachapoly.h; libc clock_gettime, vsnprintf.
  * Constant time: not applicable. Not proved.
  */
 #include "crypto/calibrate.h"
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 
 #define CAL_BS 4096 /* one gocryptfs content block */
 

@@ -16,7 +16,7 @@
  * one warm-up run, the kernels interleaved run by run: a few milliseconds
  * in all on real hardware (tens of times more under qemu-user, which
  * then times its emulation, and the choice is whatever that measured).
- * Depends on: dispatch.h, aead_xchacha.h; libc clock_gettime.
+ * Depends on: dispatch.h, aead/chachapoly.h; libc clock_gettime.
  * Thread-safety: calibrate_once() and calibrate_run() change the
  * dispatcher's choice: call them before any thread starts (main() does).
  * Constant time: not applicable (a fixed public key and all-zero data).

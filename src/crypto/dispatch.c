@@ -3,7 +3,7 @@
  * Runtime choice of the ChaCha20 kernel. See dispatch.h.
  * Spec: none (policy: best level the CPU has, capped by VCRYPTFS_IMPL;
  * calibrate.c may then move the choice to a faster lower level).
- * Depends on: cpu.h, kernels.h, chacha20.h; libc getenv/fprintf (the
+ * Depends on: cpu.h, kernels.h, chacha20/ref.h; libc getenv/fprintf (the
  * only I/O in src/crypto: one warning for a bad VCRYPTFS_IMPL).
  * Constant time: not applicable (no secrets). Not proved.
  */
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/chacha20.h"
-#include "crypto/chacha20_fastblock.h"
+#include "crypto/chacha20/ref.h"
+#include "crypto/chacha20/fastblock.h"
 #include "crypto/cpu.h"
 
-/* the scalar HChaCha20 (chacha20_fastblock.h), at every level */
+/* the scalar HChaCha20 (chacha20/fastblock.h), at every level */
 static void hchacha20_scalar(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16])
 {
@@ -76,7 +76,7 @@ chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k)
 /* The whole-seal body (stitched ChaCha20 and radix-2^64 Poly1305, block 0
  * in general-purpose registers) goes with the AVX2 kernel: it measured
  * faster than ChaCha20 then the vector Poly1305 (bench/bench_crypto.sh).
- * The SSSE3 and AVX kernels have theirs (chacha20_sse128.h: the same
+ * The SSSE3 and AVX kernels have theirs (chacha20/sse128.h: the same
  * radix-2^64 Poly1305, MUL only, inside the next step's rounds). */
 static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
 {
@@ -124,7 +124,7 @@ static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
 static poly1305_blocks_fn poly_ifma;
 
 /* the Poly1305 of the current choice: the radix-2^64 one inside the seal
- * and open bodies (2^44 for their tails); outside them (kern.c
+ * and open bodies (2^44 for their tails); outside them (aead/kern.c
  * kern_poly1305_pad16) the vector one (IFMA at the AVX-512 level, AVX2)
  * for runs of 16 blocks or more and the proved one for the rest; or the
  * proved one alone */
@@ -162,7 +162,7 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	 * four quarter rounds at a time in general-purpose registers, took
 	 * 102 ns here against 170 ns for the SSE rows (one block, latency
 	 * bound), at every SIMD level; the portable level runs the proved
-	 * one (chacha20.c), as every other function of its content path */
+	 * one (chacha20/ref.c), as every other function of its content path */
 	choice.hchacha20 =
 		k->level == DISPATCH_PORTABLE ? hchacha20 : hchacha20_scalar;
 	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for

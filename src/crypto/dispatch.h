@@ -6,10 +6,10 @@
  * avx512. dispatch_init() takes the highest level whose CPU checks pass;
  * calibrate.h then times those kernels once at start and may move the
  * choice down to a faster one (dispatch_set(), before any thread).
- * The AEAD composition (aead_xchacha.c) reads the choice only through
- * the kern.h entry points (kern.c): chacha20, hchacha20 (the proved one at
+ * The AEAD composition (aead/chachapoly.c) reads the choice only through
+ * the aead/kern.h entry points (aead/kern.c): chacha20, hchacha20 (the proved one at
  * the portable level), poly_blocks, body and open_body.
- * Depends on: cpu.h, kernels.h, chacha20.h. Never includes immintrin.h.
+ * Depends on: cpu.h, kernels.h, chacha20/ref.h. Never includes immintrin.h.
  * Thread-safety: dispatch_init() runs once before main() (a constructor in
  * dispatch.c) and may be called again from main() before any thread
  * (idempotent; later calls return at once); afterwards everything here is

@@ -17,7 +17,7 @@
 #include "crypto/gcm_backend_gcrypt.h"
 #include "crypto/ossl_aead.h"
 #include "crypto/ossl_mem.h"
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 
 #define CONTENT_MAX_PLAIN 65536 /* largest xattr value */
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar stand-ins for the AVX-512F intrinsics that chacha20_avx512.c
+ * Scalar stand-ins for the AVX-512F intrinsics that chacha20/avx512.c
  * uses, so that its data flow (round body, lane transposes, 128-bit-lane
  * shuffles) can be run on CPUs without AVX-512 (this machine, qemu 7.2),
- * and for the AVX-512F and IFMA ones of poly1305_ifma.c (64-bit lanes,
+ * and for the AVX-512F and IFMA ones of poly1305/ifma.c (64-bit lanes,
  * 52-bit multiply-adds, permutes).
  * Semantics from the Intel Intrinsics Guide: unpack* work per 128-bit lane
  * as in SSE2; _mm512_shuffle_i32x4 takes lanes 0-1 from a and 2-3 from b,
@@ -139,7 +139,7 @@ static inline void _mm512_storeu_si512(void *p, __m512i a)
 	memcpy(p, a.v, 64);
 }
 
-/* --- 64-bit lanes (poly1305_ifma.c) --- */
+/* --- 64-bit lanes (poly1305/ifma.c) --- */
 
 static inline __m512i _mm512_setzero_si512(void)
 {

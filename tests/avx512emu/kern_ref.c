@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kern.h entry points on the proved ref functions alone, no dispatch
+ * The aead/kern.h entry points on the proved ref functions alone, no dispatch
  * (test_avx512_emul links the emulated AVX-512 kernels, so it cannot link
- * dispatch.c and the real ones): aead_xchacha.c linked with this file is
+ * dispatch.c and the real ones): aead/chachapoly.c linked with this file is
  * the portable composition, the reference of the emulated bodies. The
  * stitched entry points report "no body" (0), as at the portable level.
  * Test code: not proved itself (each function is its ref function).
  */
-#include "crypto/kern.h"
+#include "crypto/aead/kern.h"
 
 uint32_t kern_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 			   const uint8_t key[32], uint32_t counter,

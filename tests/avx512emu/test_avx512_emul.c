@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runs chacha20_avx512.c and poly1305_ifma.c, compiled against the scalar
+ * Runs chacha20/avx512.c and poly1305/ifma.c, compiled against the scalar
  * intrinsic stand-ins of tests/avx512emu/immintrin.h (rules in
  * mk/tests.mk): the ChaCha20 kernel against the portable chacha20_xor
  * (every length 0..2100, in place, odd alignment, counters near the 2^32
@@ -9,7 +9,7 @@
  * updates, all-ones texts and keys) and called directly against the scalar
  * p64_blocks (0..160 blocks, h at its limb bounds); and the avx512 seal
  * and open bodies (the radix-2^64 Poly1305 with MULX inside the rounds)
- * against the proved chachapoly_seal (aead_xchacha.c on kern_ref.c: the
+ * against the proved chachapoly_seal (aead/chachapoly.c on kern_ref.c: the
  * ref functions, no stitched body), lengths 0..3300
  * and AD lengths 0..40, when this CPU has BMI2 (MULX runs natively; every
  * AVX-512 CPU has it). Checks the kernels' data flow on CPUs without
@@ -18,12 +18,12 @@
 #include <immintrin.h> /* the stand-ins (tests/avx512emu), for test_mul52 */
 #include <string.h>
 
-#include "crypto/aead_xchacha.h"
-#include "crypto/chacha20.h"
+#include "crypto/aead/chachapoly.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/cpu.h"
 #include "crypto/kernels.h"
-#include "crypto/poly1305.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/ref.h"
+#include "crypto/poly1305/x64.h"
 #include "th.h"
 
 /* the emulated kernels' getters ask for these: claim every feature

@@ -36,8 +36,8 @@
 #include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
-#include "crypto/aead_xchacha.h"
-#include "crypto/chacha20.h"
+#include "crypto/aead/chachapoly.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/eme.h"
@@ -45,7 +45,7 @@
 #include "crypto/kernels.h"
 #include "crypto/ossl_aead.h"
 #include "crypto/ossl_mem.h"
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "format/config.h"
 #include "format/content.h"
 #include "format/keys.h"
@@ -247,10 +247,10 @@ static void poly_cases(void)
 	fill(otk, sizeof(otk));
 	fill(pt, sizeof(pt));
 	for (int impl = 0; impl < 4; impl++) {
-		const char *name = impl == 0   ? "poly1305.c (proved)"
-				   : impl == 1 ? "poly1305_64.c"
-				   : impl == 2 ? "poly1305_avx2.c"
-					       : "poly1305_ifma.c";
+		const char *name = impl == 0   ? "poly1305/ref.c (proved)"
+				   : impl == 1 ? "poly1305/x64.c"
+				   : impl == 2 ? "poly1305/avx2.c"
+					       : "poly1305/ifma.c";
 
 		if (impl == 2 && avx2 == NULL) {
 			printf("SKIP: ct poly1305 [%s]: this CPU (as valgrind "
@@ -585,7 +585,7 @@ int main(int argc, char **argv)
 	for (size_t i = n; i-- > 0;)
 		if (dispatch_force(k[i].name) == 0)
 			break;
-	aead_cases("aead_xchacha.c on the mount's kernel", xchachapoly_seal,
+	aead_cases("aead/chachapoly.c on the mount's kernel", xchachapoly_seal,
 		   xchachapoly_open);
 	poly_cases();
 	compare_wipe_cases();

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #include "crypto/ct.h"
 #include "crypto/calibrate.h"
 #include "crypto/cpu.h"

@@ -65,7 +65,7 @@ int ossl_poly1305(uint8_t tag[16], const uint8_t *m, size_t len,
 /* The 12-byte nonce XChaCha20 uses under the subkey: 0^4 | nonce[16..23] */
 void xnonce12(uint8_t n12[12], const uint8_t n24[24]);
 
-/* The AEAD seal/open signatures of aead_xchacha.h, for tables of both. */
+/* The AEAD seal/open signatures of aead/chachapoly.h, for tables of both. */
 typedef void (*seal_fn)(uint8_t *c, uint8_t *tag, const uint8_t *m, size_t len,
 			const uint8_t *ad, size_t adlen, const uint8_t *key,
 			const uint8_t *nonce);

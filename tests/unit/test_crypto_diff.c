@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/aead_xchacha.h"
-#include "crypto/chacha20.h"
+#include "crypto/aead/chachapoly.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/ct.h"
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "th.h"
 #include "crypto_th.h"
 #include "vec.h"

@@ -2,8 +2,8 @@
 /*
  * Which code runs on the mount's XChaCha20-Poly1305 path: a content block
  * sealed and opened through format/content.c passes through the one
- * composition (aead_xchacha.c) and reaches the kernels only through the
- * kern.h entry points, whose per-thread counts (kern_counts) show each
+ * composition (aead/chachapoly.c) and reaches the kernels only through the
+ * aead/kern.h entry points, whose per-thread counts (kern_counts) show each
  * target: on every kernel the CPU has (the best one, the mount's default,
  * included) the stitched body when the level has one, else exactly the
  * composition's sequence (one HChaCha20, ChaCha20 of the one-time key and
@@ -24,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #include "crypto/dispatch.h"
-#include "crypto/kern.h"
-#include "crypto/poly1305.h"
+#include "crypto/aead/kern.h"
+#include "crypto/poly1305/ref.h"
 #include "format/content.h"
 #include "format/volume.h"
 #include "th.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every ChaCha20 kernel the CPU offers (dispatch_list) against the proved
- * portable chacha20.c, the 64-bit Poly1305 and the AVX2 and IFMA block
- * loops (poly1305_avx2.c, poly1305_ifma.c) against poly1305.c, and the
- * AEAD composition (aead_xchacha.c through the kern.h entry points) on
+ * portable chacha20/ref.c, the 64-bit Poly1305 and the AVX2 and IFMA block
+ * loops (poly1305/avx2.c, poly1305/ifma.c) against poly1305/ref.c, and the
+ * AEAD composition (aead/chachapoly.c through the aead/kern.h entry points) on
  * each kernel, with and without the stitched bodies, against an RFC 8439
  * 2.8 composition of the ref functions written here (ref_xseal) and the
  * Wycheproof chacha20/xchacha20-poly1305 files. A kernel the CPU lacks is
@@ -21,14 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/aead_xchacha.h"
-#include "crypto/chacha20.h"
+#include "crypto/aead/chachapoly.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
 #include "crypto/kernels.h"
-#include "crypto/poly1305.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/ref.h"
+#include "crypto/poly1305/x64.h"
 #include "th.h"
 
 #define MAXLEN 2100
@@ -615,7 +615,7 @@ static void test_poly_vec(const char *name, poly1305_blocks_fn fn,
 }
 
 /* The bulk kernel called directly on 0..160 blocks against the scalar
- * block loop, h entering at the top of poly1305_64.h's bounds (h0 < 2^44,
+ * block loop, h entering at the top of poly1305/x64.h's bounds (h0 < 2^44,
  * h1 < 2^44 + 2^8, h2 < 2^42) or random, r random or with every clamp bit
  * set; the two states are compared through poly1305_fast_final. */
 static void test_poly_vec_blocks(const char *name, poly1305_blocks_fn fn)

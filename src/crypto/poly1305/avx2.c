@@ -14,7 +14,7 @@
  * CPU feature: AVX2 with OS-saved YMM state; the only Poly1305 file built
  * with -mavx2 (Makefile). Constant time: yes (no secret-dependent branch or
  * index). Not proved; tests/unit/test_kernels.c compares it with
- * poly1305.c.
+ * poly1305/ref.c.
  */
 #include "crypto/kernels.h"
 #include "crypto/cpu.h"
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/x64.h"
 
 #define M26 0x3ffffffULL
 

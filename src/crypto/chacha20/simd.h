@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20 round body and keystream-XOR driver shared by the SIMD kernels
- * (chacha20_ssse3.c, chacha20_avx2.c, chacha20_avx512.c); each includes it
+ * (chacha20/ssse3.c, chacha20/avx2.c, chacha20/avx512.c); each includes it
  * after defining its vector type and operations. Included ONLY by those ISA
  * files, never by generic code.
  * Spec: RFC 8439 sections 2.1-2.4. Layout: vector i holds state word i of
@@ -15,9 +15,9 @@
  * out = in ^ keystream, from the per-128-bit-lane transposed words.
  * Optional: CS_PAIRED_QR (two quarter rounds at a time, for 16-register
  * ISAs); CS_BATCH(out, in, st, counter), a whole CS_BLOCKS step of the
- * includer's own (chacha20_avx2.c: rounds in inline assembly), which
+ * includer's own (chacha20/avx2.c: rounds in inline assembly), which
  * replaces cs_batch's body and then cs_store is not needed.
- * Constant time: yes. Not proved; checked against chacha20.c.
+ * Constant time: yes. Not proved; checked against chacha20/ref.c.
  */
 #ifndef VCRYPTFS_CHACHA20_SIMD_H
 #define VCRYPTFS_CHACHA20_SIMD_H
@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crypto/chacha20_simd_row.h"
+#include "crypto/chacha20/simd_row.h"
 #include "crypto/ct.h"
 
 /* GCC would otherwise keep the round and the store out of line, with the
@@ -182,7 +182,7 @@ static inline void cs_init(uint32_t st[16], const uint8_t key[32],
 }
 
 /* The last len < 64 * CS_BLOCKS bytes, via a keystream buffer: one SIMD
- * step, or one-block row code (chacha20_simd_row.h) when at most two
+ * step, or one-block row code (chacha20/simd_row.h) when at most two
  * blocks remain (a whole SIMD step would cost more). */
 static inline uint32_t cs_tail(uint8_t *out, const uint8_t *in, size_t len,
 			       const uint32_t st[16], uint32_t counter)
@@ -209,7 +209,7 @@ static inline uint32_t cs_tail(uint8_t *out, const uint8_t *in, size_t len,
 	return counter + (uint32_t)nblocks;
 }
 
-/* chacha20_xor contract (chacha20.h) with CS_BLOCKS blocks per step */
+/* chacha20_xor contract (chacha20/ref.h) with CS_BLOCKS blocks per step */
 static inline uint32_t cs_xor(uint8_t *out, const uint8_t *in, size_t len,
 			      const uint8_t key[32], uint32_t counter,
 			      const uint8_t nonce[12])

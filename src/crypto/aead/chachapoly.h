@@ -2,8 +2,8 @@
 /*
  * ChaCha20-Poly1305 AEAD (RFC 8439 section 2.8) and XChaCha20-Poly1305
  * (draft-irtf-cfrg-xchacha-03 section 2.3, the construction gocryptfs uses
- * for -xchacha): portable, built on chacha20.c and poly1305.c.
- * Depends on: chacha20.h, poly1305.h, ct.h.
+ * for -xchacha): portable, built on chacha20/ref.c and poly1305/ref.c.
+ * Depends on: chacha20/ref.h, poly1305/ref.h, ct.h.
  * Tags are detached so callers can lay out nonce | ciphertext | tag as
  * gocryptfs does (pass tag = c + len).
  * Constant time: tag comparison is constant time; open checks the tag
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #ifdef __FRAMAC__
-#include "../../spec/aead.acsl"
+#include "../../../spec/aead.acsl"
 #endif
 
 #define AEAD_TAG_LEN 16

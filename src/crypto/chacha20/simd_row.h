@@ -6,10 +6,10 @@
  * of b, c, d turn the diagonals into columns. Used for the one- and
  * two-block tails of the SIMD kernels, where a multi-block SIMD step would
  * be wasted. Static inline;
- * included ONLY by the ISA files (chacha20_ssse3.c, chacha20_avx2.c,
- * chacha20_avx512.c), which are all built with SSSE3 or more.
+ * included ONLY by the ISA files (chacha20/ssse3.c, chacha20/avx2.c,
+ * chacha20/avx512.c), which are all built with SSSE3 or more.
  * Spec: RFC 8439 sections 2.1-2.3; draft-irtf-cfrg-xchacha-03 2.2.
- * Constant time: yes. Not proved; checked against chacha20.c by
+ * Constant time: yes. Not proved; checked against chacha20/ref.c by
  * tests/unit/test_kernels.c (tails of every length).
  */
 #ifndef VCRYPTFS_CHACHA20_SIMD_ROW_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX level (issue 21): the SSSE3 kernel's source (chacha20_sse128.h,
+ * The AVX level (issue 21): the SSSE3 kernel's source (chacha20/sse128.h,
  * 4 blocks in 128-bit registers, the stitched seal and open bodies)
  * compiled again
  * with -mavx, so every instruction is VEX-encoded and three-operand (no
@@ -13,13 +13,13 @@
  * CPU_AVX); the only file built with -mavx (Makefile). Called only after
  * cpu.c saw it; the choice is by CPUID at run time, never by build flags.
  * Constant time: yes. Not proved; tests/unit/test_kernels.c compares it
- * with chacha20.c.
+ * with chacha20/ref.c.
  */
 #include "crypto/kernels.h"
 #include "crypto/cpu.h"
 
 #if defined(__AVX__) && !defined(__FRAMAC__)
-#include "crypto/chacha20_sse128.h"
+#include "crypto/chacha20/sse128.h"
 
 static uint32_t chacha20_avx_xor(uint8_t *out, const uint8_t *in, size_t len,
 				 const uint8_t key[32], uint32_t counter,

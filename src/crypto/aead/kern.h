@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kern layer: the entry points through which the one AEAD composition
- * (aead_xchacha.c: ChaCha20-Poly1305 and XChaCha20-Poly1305, the content
+ * (aead/chachapoly.c: ChaCha20-Poly1305 and XChaCha20-Poly1305, the content
  * blocks, xattr values and symlink targets of the mount at every CPU
  * level) reaches the kernels chosen at run time (dispatch.h).
  * Each entry point has the signature of the proved reference function it
  * stands for and a copy of its ACSL contract in the model's terms:
- *   kern_chacha20_xor     as chacha20_xor (chacha20.h; the functional
+ *   kern_chacha20_xor     as chacha20_xor (chacha20/ref.h; the functional
  *                         clauses under CHACHA_XOR_SPEC, as there)
  *   kern_hchacha20        as hchacha20 (w0..w7)
  *   kern_poly1305_init, kern_poly1305_pad16, kern_poly1305_finish
- *                         as poly1305_init/pad16/finish (poly1305.h) over
+ *                         as poly1305_init/pad16/finish (poly1305/ref.h) over
  *                         the same struct poly1305 at every level
  * and two whole-AEAD entry points for the stitched kernels (ChaCha20 and
  * Poly1305 in one pass, kernels.h chachapoly_body_fn), each with a
@@ -23,14 +23,14 @@
  *                              tags, then copies or wipes
  * WP proves the composition against these prototypes (a function with a
  * contract and no body is taken as its contract says). Each body in
- * kern.c calls through the dispatch table: that one indirection is the
+ * aead/kern.c calls through the dispatch table: that one indirection is the
  * trusted step, tied down by tests/unit/test_kernels.c, test_kern.c and
  * fuzz/fuzz_diff_aead.c (every kernel against the proved ref functions).
  * At the portable level every entry point runs the proved ref function
  * itself (chacha20_xor, hchacha20, poly1305_init/pad16/finish).
  * Spec: RFC 8439 sections 2.3-2.5 and 2.8; draft-irtf-cfrg-xchacha-03 2.2.
- * Depends on: chacha20.h, poly1305.h (types, contracts), dispatch.h and
- * kernels.h (in kern.c only).
+ * Depends on: chacha20/ref.h, poly1305/ref.h (types, contracts), dispatch.h and
+ * kernels.h (in aead/kern.c only).
  * Constant time: yes (every kernel is; no secret-dependent branch here:
  * the choices depend on the level and the lengths only).
  * Thread-safety: reentrant once dispatch_init() has run; the call counts
@@ -44,12 +44,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crypto/chacha20.h"
-#include "crypto/poly1305.h"
+#include "crypto/chacha20/ref.h"
+#include "crypto/poly1305/ref.h"
 
 #ifdef __FRAMAC__
 /* EXPECTED_TAG and tag_ok (spec/aead.acsl, included there once) */
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #endif
 
 /* Longest open that goes through kern_chachapoly_open_body: one
@@ -57,7 +57,7 @@
  * stack until the tag verifies). */
 #define KERN_OPEN_MAX 4096
 
-/* As chacha20_xor (chacha20.h): the dispatched ChaCha20 kernel. */
+/* As chacha20_xor (chacha20/ref.h): the dispatched ChaCha20 kernel. */
 #ifdef CHACHA_XOR_SPEC
 /*@ requires valid_out: \valid(out + (0 .. len - 1));
     requires valid_in: \valid_read(in + (0 .. len - 1));
@@ -110,7 +110,7 @@ uint32_t kern_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 			   const uint8_t key[32], uint32_t counter,
 			   const uint8_t nonce[12]);
 
-/* As hchacha20 (chacha20.h): the dispatched HChaCha20 (the proved one at
+/* As hchacha20 (chacha20/ref.h): the dispatched HChaCha20 (the proved one at
  * the portable level). */
 /*@ requires valid_out: \valid(out + (0 .. 31));
     requires valid_key: \valid_read(key + (0 .. 31));
@@ -147,7 +147,7 @@ uint32_t kern_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
 		    const uint8_t nonce[16]);
 
-/* As poly1305_init (poly1305.h); the proved one at every level. */
+/* As poly1305_init (poly1305/ref.h); the proved one at every level. */
 /*@ requires valid_st: \valid(st);
     requires valid_key: \valid_read(key + (0 .. 31));
     requires sep: \separated(st, key + (0 .. 31));
@@ -173,7 +173,7 @@ void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
 void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 
 /*
- * As poly1305_pad16 (poly1305.h). With a vector Poly1305 (AVX2, IFMA) and
+ * As poly1305_pad16 (poly1305/ref.h). With a vector Poly1305 (AVX2, IFMA) and
  * 16 whole blocks or more: the accumulator goes from the 26-bit limbs to
  * the 44/44/42-bit limbs of the block kernels once per call, the whole
  * blocks run through the dispatched blocks function, and it comes back
@@ -194,7 +194,7 @@ void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32]);
  */
 void kern_poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len);
 
-/* As poly1305_finish (poly1305.h); the proved one at every level. */
+/* As poly1305_finish (poly1305/ref.h); the proved one at every level. */
 /*@ requires valid_st: \valid(st);
     requires buflen: st->buflen == 0;
     requires limbs: limbs_ok(st);
@@ -395,14 +395,14 @@ int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
  * reached (tests; always compiled, a thread-local increment each).
  */
 enum kern_target {
-	KERN_CHACHA20_REF,    /* chacha20_xor (chacha20.c, proved) */
+	KERN_CHACHA20_REF,    /* chacha20_xor (chacha20/ref.c, proved) */
 	KERN_CHACHA20_SIMD,   /* a SIMD ChaCha20 kernel */
-	KERN_HCHACHA20_REF,   /* hchacha20 (chacha20.c, proved) */
-	KERN_HCHACHA20_FAST,  /* the scalar core of chacha20_fastblock.h */
-	KERN_POLY_INIT_REF,   /* poly1305_init (poly1305.c, proved) */
-	KERN_POLY_PAD16_REF,  /* poly1305_pad16 (poly1305.c, proved) */
+	KERN_HCHACHA20_REF,   /* hchacha20 (chacha20/ref.c, proved) */
+	KERN_HCHACHA20_FAST,  /* the scalar core of chacha20/fastblock.h */
+	KERN_POLY_INIT_REF,   /* poly1305_init (poly1305/ref.c, proved) */
+	KERN_POLY_PAD16_REF,  /* poly1305_pad16 (poly1305/ref.c, proved) */
 	KERN_POLY_PAD16_VEC,  /* a vector blocks function (AVX2, IFMA) */
-	KERN_POLY_FINISH_REF, /* poly1305_finish (poly1305.c, proved) */
+	KERN_POLY_FINISH_REF, /* poly1305_finish (poly1305/ref.c, proved) */
 	KERN_SEAL_BODY,	      /* a stitched seal body */
 	KERN_OPEN_BODY,	      /* a stitched open body */
 	KERN_NTARGETS

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kern layer: each entry point calls through the dispatch table. See
- * kern.h.
+ * aead/kern.h.
  * Spec: RFC 8439 sections 2.3-2.5 and 2.8; draft-irtf-cfrg-xchacha-03
  * section 2.2.
- * Depends on: kern.h, dispatch.h, kernels.h, chacha20.h, poly1305.h, ct.h.
+ * Depends on: aead/kern.h, dispatch.h, kernels.h, chacha20/ref.h, poly1305/ref.h, ct.h.
  * Intrinsics-free: Frama-C parses it (the per-thread counts aside).
  * Constant time: yes; every branch depends on the level or on lengths.
- * Contract: kern.h, the ref functions' contracts (not proved here: the
+ * Contract: aead/kern.h, the ref functions' contracts (not proved here: the
  * dispatched kernels are trusted, tested against the ref functions).
  */
-#include "crypto/kern.h"
+#include "crypto/aead/kern.h"
 
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
@@ -20,14 +20,14 @@
 static _Thread_local unsigned long kern_count[KERN_NTARGETS];
 #define KERN_COUNT(t) (kern_count[(t)]++)
 
-/* see kern.h */
+/* see aead/kern.h */
 void kern_counts(unsigned long out[KERN_NTARGETS])
 {
 	for (int i = 0; i < KERN_NTARGETS; i++)
 		out[i] = kern_count[i];
 }
 
-/* see kern.h */
+/* see aead/kern.h */
 void kern_counts_reset(void)
 {
 	for (int i = 0; i < KERN_NTARGETS; i++)
@@ -37,7 +37,7 @@ void kern_counts_reset(void)
 #define KERN_COUNT(t) ((void)0)
 #endif
 
-/* see kern.h */
+/* see aead/kern.h */
 uint32_t kern_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 			   const uint8_t key[32], uint32_t counter,
 			   const uint8_t nonce[12])
@@ -49,7 +49,7 @@ uint32_t kern_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 	return ch->chacha20(out, in, len, key, counter, nonce);
 }
 
-/* see kern.h */
+/* see aead/kern.h */
 void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
 		    const uint8_t nonce[16])
 {
@@ -60,7 +60,7 @@ void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
 	ch->hchacha20(out, key, nonce);
 }
 
-/* see kern.h: the proved one at every level (a few stores) */
+/* see aead/kern.h: the proved one at every level (a few stores) */
 void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32])
 {
 	KERN_COUNT(KERN_POLY_INIT_REF);
@@ -78,7 +78,7 @@ void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32])
 /*
  * 26-bit limbs (limbs_ok: h[0], h[2..4] < 2^26, h[1] < 2^26 + 2^12) to
  * the 44/44/42-bit limbs of the block kernels, carried to their input
- * bounds (poly1305_64.h: g0 < 2^44, g1 < 2^44 + 2^8, g2 < 2^42); the
+ * bounds (poly1305/x64.h: g0 < 2^44, g1 < 2^44 + 2^8, g2 < 2^42); the
  * value is kept mod p.
  */
 static void to44(uint64_t g[3], const uint32_t h[5])
@@ -151,7 +151,7 @@ static void r44(uint64_t r[3], const uint32_t w[4])
 	r[2] = (t1 >> 24) & M42;
 }
 
-/* see kern.h */
+/* see aead/kern.h */
 void kern_poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 {
 	const struct dispatch_choice *ch = dispatch_current();
@@ -176,7 +176,7 @@ void kern_poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 	poly1305_pad16(st, m, len);
 }
 
-/* see kern.h: the proved one at every level (one freeze per tag) */
+/* see aead/kern.h: the proved one at every level (one freeze per tag) */
 void kern_poly1305_finish(struct poly1305 *st, uint8_t tag[16])
 {
 	KERN_COUNT(KERN_POLY_FINISH_REF);
@@ -198,7 +198,7 @@ static void body_tag(struct poly1305_fast *mac, uint8_t tag[16], size_t adlen,
 	poly1305_fast_final(mac, tag);
 }
 
-/* see kern.h */
+/* see aead/kern.h */
 int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 			      size_t len, const uint8_t *ad, size_t adlen,
 			      const uint8_t key[32], const uint8_t nonce[12])
@@ -214,7 +214,7 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 	return 1;
 }
 
-/* see kern.h */
+/* see aead/kern.h */
 int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
 			      size_t len, const uint8_t *ad, size_t adlen,
 			      const uint8_t key[32], const uint8_t nonce[12])

@@ -3,9 +3,9 @@
  * ChaCha20 keystream XOR, 16 blocks at a time in AVX-512 registers (one
  * block per 32-bit lane), and the seal and open bodies (kernels.h
  * chachapoly_body_fn) that run the radix-2^64 Poly1305 of each 1024-byte
- * step (poly1305_p64r.h, MULX) in the general-purpose registers during
+ * step (poly1305/p64r.h, MULX) in the general-purpose registers during
  * the next step's vector rounds, block 0 there during the first step.
- * See kernels.h; round body and driver in chacha20_simd.h.
+ * See kernels.h; round body and driver in chacha20/simd.h.
  * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: AVX-512F/VL/BW with OS-saved opmask and ZMM state (cpu.c
  * checks XCR0 bits 5-7), and BMI2 for the bodies; the only file built
@@ -43,9 +43,9 @@
 #define CS_UNPACKLO64 _mm512_unpacklo_epi64
 #define CS_UNPACKHI64 _mm512_unpackhi_epi64
 
-#include "crypto/chacha20_fastblock.h"
-#include "crypto/chacha20_simd.h"
-#include "crypto/poly1305_p64r.h"
+#include "crypto/chacha20/fastblock.h"
+#include "crypto/chacha20/simd.h"
+#include "crypto/poly1305/p64r.h"
 
 static inline void xor64(uint8_t *out, const uint8_t *in, __m512i ks)
 {
@@ -96,7 +96,7 @@ static uint32_t chacha20_avx512_xor(uint8_t *out, const uint8_t *in, size_t len,
  * blocks at pm[0 .. 1023] (MULX) in general-purpose registers inside the
  * vector rounds, 7 per double round in the first 4 and 6 in the last 6;
  * and when ks1 is not NULL, ks1 = keystream block 0 in general-purpose
- * registers (chacha20_fastblock.h) inside the rounds.
+ * registers (chacha20/fastblock.h) inside the rounds.
  */
 CS_INLINE void z_step(uint8_t *out, const uint8_t *in, const uint32_t st[16],
 		      uint32_t counter, uint8_t *ks1, struct p64r *p,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Portable ChaCha20, HChaCha20, XChaCha20. See chacha20.h.
+ * Portable ChaCha20, HChaCha20, XChaCha20. See chacha20/ref.h.
  * Spec: RFC 8439 sections 2.1-2.4; draft-irtf-cfrg-xchacha-03 2.2.
  * Depends on: ct.h. Written for Frama-C WP: int loop counters, fixed-size
  * array parameters, explicit little-endian loads and stores, one small
@@ -11,7 +11,7 @@
  * (proofs/run.sh: chacha, chacha-xor, chacha-word); issue 20 splits it
  * per primitive when it re-lays out src/crypto.
  */
-#include "crypto/chacha20.h"
+#include "crypto/chacha20/ref.h"
 #include "crypto/ct.h"
 
 /*
@@ -379,7 +379,7 @@ static void wipe_words(uint32_t x[16])
 #endif
 }
 
-/* see chacha20.h */
+/* see chacha20/ref.h */
 void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
 		    const uint8_t nonce[12])
 {
@@ -1498,7 +1498,7 @@ static void xor_stream(uint8_t *out, const uint8_t *in, size_t len,
 #endif
 }
 
-/* see chacha20.h */
+/* see chacha20/ref.h */
 uint32_t chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 		      const uint8_t key[32], uint32_t counter,
 		      const uint8_t nonce[12])
@@ -1540,7 +1540,7 @@ static CHACHA_INLINE void hchacha_words(uint32_t x[16], const uint8_t key[32],
 	 */
 }
 
-/* see chacha20.h */
+/* see chacha20/ref.h */
 void hchacha20(uint8_t out[32], const uint8_t key[32], const uint8_t nonce[16])
 {
 	uint32_t x[16];
@@ -1582,7 +1582,7 @@ void hchacha20(uint8_t out[32], const uint8_t key[32], const uint8_t nonce[16])
 	wipe_words(x);
 }
 
-/* see chacha20.h */
+/* see chacha20/ref.h */
 uint32_t xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
 		       const uint8_t key[32], uint32_t counter,
 		       const uint8_t nonce[24])

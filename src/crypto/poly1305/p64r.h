@@ -2,16 +2,16 @@
 /*
  * Static-inline Poly1305 block step in radix 2^64 (h = h0 + h1 2^64 +
  * h2 2^128, four 64 x 64 -> 128 multiplies per block instead of nine for
- * the 44-bit limbs of poly1305_64.h), in inline assembly so that h stays
+ * the 44-bit limbs of poly1305/x64.h), in inline assembly so that h stays
  * in general-purpose registers; MUL (any x86-64) and MULX (BMI2) forms;
  * conversions from and to struct poly1305_fast; r^(2^k) in the 44-bit
- * form. Shared by the stitched bodies of chacha20_avx2.c and
- * chacha20_sse128.h, which run it inside their vector rounds. Private to
+ * form. Shared by the stitched bodies of chacha20/avx2.c and
+ * chacha20/sse128.h, which run it inside their vector rounds. Private to
  * src/crypto; not for Frama-C (__int128, inline assembly).
  * Spec: RFC 8439 section 2.5.1: h = (h + m + 2^128) * r mod 2^130 - 5.
  * Constant time: yes (multiplies, adds, shifts, masks only).
  * Not proved; tests/unit/test_kernels.c and fuzz/ compare the bodies that
- * use it with poly1305.c.
+ * use it with poly1305/ref.c.
  */
 #ifndef VCRYPTFS_POLY1305_P64R_H
 #define VCRYPTFS_POLY1305_P64R_H
@@ -22,7 +22,7 @@
 
 #include "crypto/ct.h"
 #include "crypto/kernels.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/x64.h"
 
 /* Poly1305 state in radix 2^64 for the stitched seal: h = h0 + h1 2^64 +
  * h2 2^128 (h2 small), r = r0 + r1 2^64 (clamped, so r0, r1 < 2^60 and r1
@@ -178,7 +178,7 @@ static inline void p64r_to(struct poly1305_fast *mac, const struct p64r *p)
 	uint64_t c;
 
 	/* h2 < 5 * 2^40: fold the bits from 2^130 up back in, so that the
-	 * limbs meet poly1305_64.h's bounds (h2 < 2^42, h1 < 2^44 + 2^8) */
+	 * limbs meet poly1305/x64.h's bounds (h2 < 2^42, h1 < 2^44 + 2^8) */
 	c = h2 >> 42;
 	h2 &= P64_M42;
 	h0 += c * 5;
@@ -198,7 +198,7 @@ static inline void p64r_limbs(uint64_t h[3], uint64_t a0, uint64_t a1,
 	h[2] = (a1 >> 24) | (a2 << 40);
 }
 
-/* one carry pass: 44-bit-form limbs below 2^46 in, poly1305_64.h's bounds
+/* one carry pass: 44-bit-form limbs below 2^46 in, poly1305/x64.h's bounds
  * out */
 static inline void p44_carry(uint64_t h[3])
 {

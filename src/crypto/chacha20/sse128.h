@@ -1,31 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The 4-block, 128-bit ChaCha20 kernel body shared by chacha20_ssse3.c
+ * The 4-block, 128-bit ChaCha20 kernel body shared by chacha20/ssse3.c
  * (built with -mssse3: legacy SSE encoding, two-operand) and
- * chacha20_avx.c (the same source built with -mavx: VEX encoding, whose
+ * chacha20/avx.c (the same source built with -mavx: VEX encoding, whose
  * three-operand forms save the register copies before the shifts; Sandy
  * Bridge, Ivy Bridge and Bulldozer have AVX but not AVX2). One source,
  * two encodings, so the two kernels cannot drift apart.
  * The rounds are inline assembly, two quarter rounds per statement (8
  * state vectors and 2 scratch registers as operands, the shuffle masks
- * read from memory), as in chacha20_avx2.c, and the ten double rounds
+ * read from memory), as in chacha20/avx2.c, and the ten double rounds
  * are unrolled: with the loop kept, GCC 12 sent most of the 16 state
  * vectors through the stack at every back edge (ChaCha20 alone 1215 ->
  * 1540 MB/s here, OpenSSL's SSSE3 code 1529). One assembly statement for
  * a whole step, every register fixed and the Poly1305 text placed
  * inside, measured no faster, so the compiler keeps the schedule.
  * s128_step is one 4-block step with, inside its rounds, up to 16
- * radix-2^64 Poly1305 blocks (poly1305_p64r.h: MUL, no BMI2, which these
+ * radix-2^64 Poly1305 blocks (poly1305/p64r.h: MUL, no BMI2, which these
  * CPUs lack) of the previous step's ciphertext, or one ChaCha20 block in
  * general-purpose registers (block 0, the one-time key, during the first
  * step), so the integer and vector units work at the same time (as Go's
  * SSSE3 code interleaves them). s128_body is the seal and open body
- * (kernels.h chachapoly_body_fn) built on it; cs_xor (chacha20_simd.h)
+ * (kernels.h chachapoly_body_fn) built on it; cs_xor (chacha20/simd.h)
  * runs the same step without the MAC.
  * Included ONLY by those two ISA files, after checking __SSSE3__ (which
  * -mavx implies). Spec: RFC 8439 sections 2.1-2.5.
  * Constant time: yes. Not proved; tests/unit/test_kernels.c compares both
- * kernels with chacha20.c and poly1305.c.
+ * kernels with chacha20/ref.c and poly1305/ref.c.
  */
 #ifndef VCRYPTFS_CHACHA20_SSE128_H
 #define VCRYPTFS_CHACHA20_SSE128_H
@@ -33,12 +33,12 @@
 #include <string.h>
 #include <tmmintrin.h>
 
-#include "crypto/chacha20_fastblock.h"
-#include "crypto/chacha20_simd_row.h"
+#include "crypto/chacha20/fastblock.h"
+#include "crypto/chacha20/simd_row.h"
 #include "crypto/ct.h"
 #include "crypto/kernels.h"
-#include "crypto/poly1305_64.h"
-#include "crypto/poly1305_p64r.h"
+#include "crypto/poly1305/x64.h"
+#include "crypto/poly1305/p64r.h"
 
 #define CS_VEC __m128i
 #define CS_PAIRED_QR 1
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) void s128_step(
 #define CS_BATCH(out, in, st, counter)                                         \
 	s128_step(out, in, st, counter, NULL, 0, NULL, NULL)
 
-#include "crypto/chacha20_simd.h"
+#include "crypto/chacha20/simd.h"
 
 /*
  * kernels.h chachapoly_body_fn for seal (mac_in 0: MAC over out, the

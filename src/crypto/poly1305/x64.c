@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Poly1305 in 3 x 64-bit limbs (44/44/42 bits), unsigned __int128 products.
- * See kernels.h (struct poly1305_fast) and poly1305_64.h (block step).
+ * See kernels.h (struct poly1305_fast) and poly1305/x64.h (block step).
  * Spec: RFC 8439 section 2.5 (clamp r, h = (h + m) * r mod 2^130 - 5,
  * tag = (h + s) mod 2^128).
- * Depends on: ct.h, poly1305_64.h. Baseline x86-64 (no ISA flag).
+ * Depends on: ct.h, poly1305/x64.h. Baseline x86-64 (no ISA flag).
  * Constant time: yes; the final reduction selects with a mask.
- * Not proved (WP cannot parse __int128); checked against poly1305.c by
+ * Not proved (WP cannot parse __int128); checked against poly1305/ref.c by
  * tests/unit/test_kernels.c with random splits.
  */
 #if !defined(__FRAMAC__)
 #include "crypto/kernels.h"
 #include "crypto/ct.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/x64.h"
 
 /* see kernels.h */
 void poly1305_fast_init(struct poly1305_fast *st, const uint8_t key[32])

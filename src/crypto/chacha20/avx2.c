@@ -9,13 +9,13 @@
  * (chacha20_poly_fn), all of which run a radix-2^64 Poly1305 (inline
  * assembly, general-purpose registers; MULX when the CPU has BMI2) of one
  * 512-byte step of ciphertext inside the vector rounds of the next.
- * See kernels.h; driver and tails in chacha20_simd.h.
+ * See kernels.h; driver and tails in chacha20/simd.h.
  * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: AVX2 with OS-saved YMM state (cpu.c checks XCR0), BMI2 for
  * the MULX bodies (chosen at run time); the only file built with -mavx2
  * (Makefile; MULX is inline assembly, no -mbmi2).
  * Constant time: yes. Not proved; tests/unit/test_kernels.c compares it
- * with chacha20.c and poly1305.c.
+ * with chacha20/ref.c and poly1305/ref.c.
  * Longer than ~600 lines: one ISA per file (STYLE.md 6), and the seal and
  * open bodies share one register plan; issue 20 re-lays out src/crypto.
  */
@@ -26,8 +26,8 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "crypto/chacha20_fastblock.h"
-#include "crypto/poly1305_p64r.h"
+#include "crypto/chacha20/fastblock.h"
+#include "crypto/poly1305/p64r.h"
 
 #define CS_VEC __m256i
 #define CS_PAIRED_QR 1
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) void a2_store8(
 /*
  * out[0 .. 511] = in ^ keystream blocks counter .. counter + 7; when ks1
  * is not NULL, also ks1 = keystream block kctr, computed in
- * general-purpose registers (chacha20_fastblock.h) interleaved with the
+ * general-purpose registers (chacha20/fastblock.h) interleaved with the
  * vector rounds: the integer units are idle otherwise, whereas a separate
  * one-block step afterwards is a long dependency chain (about as costly as
  * a whole 8-block step).
@@ -267,10 +267,10 @@ static inline __attribute__((always_inline)) void avx2_batch(
 #define CS_BATCH(out, in, st, counter)                                         \
 	avx2_batch(out, in, st, counter, NULL, 0, NULL, NULL, 0)
 
-#include "crypto/chacha20_simd.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/chacha20/simd.h"
+#include "crypto/poly1305/x64.h"
 
-/* cs_xor (chacha20_simd.h), except that a last block after the last
+/* cs_xor (chacha20/simd.h), except that a last block after the last
  * whole 8-block step rides along with it (avx2_batch with ks1) */
 static uint32_t chacha20_avx2_xor(uint8_t *out, const uint8_t *in, size_t len,
 				  const uint8_t key[32], uint32_t counter,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Portable Poly1305: radix-2^32 block loop, 26-bit limbs between calls.
- * See poly1305.h.
+ * See poly1305/ref.h.
  * Spec: RFC 8439 section 2.5 (clamp, h = (h + m) * r mod 2^130-5, tag =
  * (h + s) mod 2^128).
  * Depends on: ct.h. Written for Frama-C WP: no __int128, one function per
@@ -27,7 +27,7 @@
  * Constant time: no secret-dependent branch or index; the final
  * reduction selects by multiplying with 0/1.
  */
-#include "crypto/poly1305.h"
+#include "crypto/poly1305/ref.h"
 #include "crypto/ct.h"
 
 /* The stage functions keep their own contracts for WP, but the compiler
@@ -214,7 +214,7 @@ static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 	words_to_limbs(h, w);
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 {
 	uint32_t t0 = load32_le(key);
@@ -261,7 +261,7 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	 */
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 {
 	size_t off = 0;
@@ -481,7 +481,7 @@ static void wipe_state(struct poly1305 *st)
 #endif
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 {
 	if (st->buflen > 0) {
@@ -500,7 +500,7 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 	wipe_state(st);
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 {
 	size_t full = len / 16 * 16;
@@ -519,7 +519,7 @@ void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 	}
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_finish(struct poly1305 *st, uint8_t tag[16])
 {
 	poly1305_freeze(st->h);
@@ -527,7 +527,7 @@ void poly1305_finish(struct poly1305 *st, uint8_t tag[16])
 	wipe_state(st);
 }
 
-/* see poly1305.h */
+/* see poly1305/ref.h */
 void poly1305_mac(uint8_t tag[16], const uint8_t *m, size_t len,
 		  const uint8_t key[32])
 {

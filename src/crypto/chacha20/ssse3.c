@@ -3,19 +3,19 @@
  * ChaCha20 keystream XOR, 4 blocks at a time in SSE registers (one block
  * per 32-bit lane), and the stitched seal and open bodies with the
  * radix-2^64 Poly1305. See kernels.h; the kernel body is
- * chacha20_sse128.h (shared with chacha20_avx.c), the driver and tails in
- * chacha20_simd.h and chacha20_simd_row.h.
+ * chacha20/sse128.h (shared with chacha20/avx.c), the driver and tails in
+ * chacha20/simd.h and chacha20/simd_row.h.
  * Spec: RFC 8439 sections 2.1-2.5.
  * CPU feature: SSSE3 (pshufb for the 16- and 8-bit rotations); the only
  * file built with -mssse3 (Makefile). Called only after cpu.c saw SSSE3.
  * Constant time: yes. Not proved; tests/unit/test_kernels.c compares it
- * with chacha20.c and poly1305.c.
+ * with chacha20/ref.c and poly1305/ref.c.
  */
 #include "crypto/kernels.h"
 #include "crypto/cpu.h"
 
 #if defined(__SSSE3__) && !defined(__FRAMAC__)
-#include "crypto/chacha20_sse128.h"
+#include "crypto/chacha20/sse128.h"
 
 static uint32_t chacha20_ssse3_xor(uint8_t *out, const uint8_t *in, size_t len,
 				   const uint8_t key[32], uint32_t counter,

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20-Poly1305 and XChaCha20-Poly1305: the one composition, at every
- * CPU level (the kernels through kern.h). See aead_xchacha.h.
+ * CPU level (the kernels through aead/kern.h). See aead/chachapoly.h.
  * Spec: RFC 8439 section 2.8 (Poly1305 key from block 0, text from block
  * 1, MAC over ad | pad16 | c | pad16 | le64(adlen) | le64(clen));
  * draft-irtf-cfrg-xchacha-03 section 2.3.
- * Depends on: kern.h (chacha20.h, poly1305.h contracts), ct.h.
+ * Depends on: aead/kern.h (chacha20/ref.h, poly1305/ref.h contracts), ct.h.
  * Constant time: yes; open compares tags with ct_compare before it touches
  * the output (a stitched open body decrypts into a private buffer first,
  * copied to the output only after the tag check, and wiped).
  */
-#include "crypto/aead_xchacha.h"
+#include "crypto/aead/chachapoly.h"
 #include "crypto/ct.h"
-#include "crypto/kern.h"
+#include "crypto/aead/kern.h"
 
 /* The tag of RFC 8439 2.8. Its memory safety and assigns are proved; its
  * value is EXPECTED_TAG by definition (admitted, see spec/aead.acsl). */
@@ -48,7 +48,7 @@ static void aead_tag(uint8_t tag[16], const uint8_t *c, size_t len,
 	ct_wipe(otk, sizeof(otk));
 }
 
-/* see aead_xchacha.h */
+/* see aead/chachapoly.h */
 void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
 		     const uint8_t nonce[12])
@@ -59,7 +59,7 @@ void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 	aead_tag(tag, c, len, ad, adlen, key, nonce);
 }
 
-/* see aead_xchacha.h */
+/* see aead/chachapoly.h */
 int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 		    const uint8_t tag[16], const uint8_t *ad, size_t adlen,
 		    const uint8_t key[32], const uint8_t nonce[12])
@@ -153,7 +153,7 @@ static void xchacha_subkey(uint8_t subkey[32], uint8_t n12[12],
 		n12[4 + i] = nonce[16 + i];
 }
 
-/* see aead_xchacha.h */
+/* see aead/chachapoly.h */
 void xchachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
 		      const uint8_t nonce[24])
@@ -166,7 +166,7 @@ void xchachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 	ct_wipe(subkey, sizeof(subkey));
 }
 
-/* see aead_xchacha.h */
+/* see aead/chachapoly.h */
 int xchachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 		     const uint8_t tag[16], const uint8_t *ad, size_t adlen,
 		     const uint8_t key[32], const uint8_t nonce[24])

@@ -2,10 +2,10 @@
 /*
  * Static-inline scalar ChaCha20 core written for the register allocator
  * (16 local words, constant rotations): the HChaCha20 of the fast AEAD
- * (kern.c) and the one- and two-block tails of the SIMD kernels.
+ * (aead/kern.c) and the one- and two-block tails of the SIMD kernels.
  * Plain C, no intrinsics; private to src/crypto.
  * Spec: RFC 8439 sections 2.1-2.3; draft-irtf-cfrg-xchacha-03 2.2.
- * Constant time: yes. Not proved; checked against chacha20.c through the
+ * Constant time: yes. Not proved; checked against chacha20/ref.c through the
  * kernels and the XChaCha20 vectors in tests/unit/test_kernels.c.
  */
 #ifndef VCRYPTFS_CHACHA20_FASTBLOCK_H
@@ -94,7 +94,7 @@ static inline void fb_rounds(uint32_t x[16])
 	x[15] = x15;
 }
 
-/* HChaCha20 (same output as hchacha20 in chacha20.h) */
+/* HChaCha20 (same output as hchacha20 in chacha20/ref.h) */
 static inline void fb_hchacha20(uint8_t out[32], const uint8_t key[32],
 				const uint8_t nonce[16])
 {

@@ -16,7 +16,7 @@
 
 #ifdef __FRAMAC__
 #include "crypto/ct.h"
-#include "../../spec/chacha.acsl"
+#include "../../../spec/chacha.acsl"
 #endif
 
 #define CHACHA20_KEY_LEN 32

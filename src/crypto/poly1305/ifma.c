@@ -7,7 +7,7 @@
  * A's lanes and 16 i + 8 .. 16 i + 15 into B's; both are multiplied by
  * r^16 (Horner's rule). The last step multiplies A's lane j by r^(16 - j)
  * and B's by r^(8 - j) instead, and the 16 lanes are summed. Fewer than 16
- * trailing blocks go to p64_blocks (poly1305_64.h). r^1..r^8 come from 7
+ * trailing blocks go to p64_blocks (poly1305/x64.h). r^1..r^8 come from 7
  * scalar products (p64_block on a zero block), r^9..r^16 from one vector
  * product r^8 * (r^8 .. r^1), once per call. See kernels.h
  * (poly1305_blocks_fn: same contract as poly1305_avx2_get()).
@@ -21,13 +21,13 @@
  * 2^132 = 20 mod p). Each product is < 2^46 * 2^49 = 2^95: its low part
  * < 2^52, its high part < 2^43; three of each sum to < 2^54 and < 2^45,
  * far from 2^64 through the carry pass (vmul). Output: fully carried to
- * poly1305_64.h's bounds (h0, h2 below their widths, h1 < 2^44 + 1).
+ * poly1305/x64.h's bounds (h0, h2 below their widths, h1 < 2^44 + 1).
  * CPU feature: AVX-512F, AVX-512VL and AVX-512IFMA with OS-saved ZMM and
- * opmask state; the only file built with -mavx512ifma (Makefile, *_ifma.c).
+ * opmask state; the only file built with -mavx512ifma (Makefile: the ifma.c of a primitive folder).
  * Constant time: yes (multiply-adds, shifts, masks, fixed permutes; no
  * secret-dependent branch or index; the loop count depends only on the
  * length). Not proved; tests/unit/test_kernels.c and
- * fuzz/fuzz_diff_poly1305.c compare it with poly1305.c on IFMA CPUs, and
+ * fuzz/fuzz_diff_poly1305.c compare it with poly1305/ref.c on IFMA CPUs, and
  * tests/avx512emu/test_avx512_emul.c runs it on scalar stand-ins for the
  * intrinsics on every CPU.
  */
@@ -40,10 +40,10 @@
 #include <string.h>
 
 #include "crypto/ct.h"
-#include "crypto/poly1305_64.h"
+#include "crypto/poly1305/x64.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#error "poly1305_ifma.c: little-endian only (vector message loads)"
+#error "poly1305/ifma.c: little-endian only (vector message loads)"
 #endif
 
 /* CPU bits the kernel needs */
@@ -249,7 +249,7 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 	h[0] = hsum(_mm512_add_epi64(a.l0, b.l0));
 	h[1] = hsum(_mm512_add_epi64(a.l1, b.l1));
 	h[2] = hsum(_mm512_add_epi64(a.l2, b.l2));
-	/* full carry pass back to poly1305_64.h's bounds */
+	/* full carry pass back to poly1305/x64.h's bounds */
 	c = h[0] >> 44;
 	h[0] &= P64_M44;
 	h[1] += c;

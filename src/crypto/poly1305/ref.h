@@ -32,8 +32,8 @@ struct poly1305 {
 };
 
 #ifdef __FRAMAC__
-#include "../../spec/poly1305.acsl"
-#include "../../spec/poly1305_model.acsl"
+#include "../../../spec/poly1305.acsl"
+#include "../../../spec/poly1305_model.acsl"
 #endif
 
 /* Start a MAC with the one-time key (r | s). "limbs" is limbs_ok(st)

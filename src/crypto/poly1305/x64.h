@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Static-inline Poly1305 block step in 3 limbs (44, 44, 42 bits) with
- * unsigned __int128 products, shared by poly1305_64.c and
- * poly1305_avx2.c (runs too short for the vector loop); poly1305_p64r.h
+ * unsigned __int128 products, shared by poly1305/x64.c and
+ * poly1305/avx2.c (runs too short for the vector loop); poly1305/p64r.h
  * uses the masks to convert its radix-2^64 state back. Private to
  * src/crypto; not for Frama-C (WP cannot parse __int128:
  * ../shared/PROOFS-NOTES.md).
