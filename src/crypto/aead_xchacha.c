@@ -382,6 +382,8 @@ int xchachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 
 	xchacha_subkey(subkey, n12, key, nonce);
 	rc = open_checked(m, c, len, tag, ad, adlen, subkey, n12);
+	/*@ assert kept: rc != 0 ==>
+	      \forall integer i; 0 <= i < len ==> m[i] == \at(m[i], Pre); */
 	ct_wipe(subkey, sizeof(subkey));
 	return rc;
 }
