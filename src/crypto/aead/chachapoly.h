@@ -19,7 +19,7 @@
 #ifdef __FRAMAC__
 #include "crypto/chacha20/ref.h"
 #include "crypto/poly1305/ref.h"
-#include "../../spec/aead.acsl"
+#include "../../../spec/aead.acsl"
 #endif
 
 #define AEAD_TAG_LEN 16
