@@ -59,6 +59,8 @@ struct poly1305 {
       st->r[1] == CLAMPW(\old(LE32(key[4], key[5], key[6], key[7]))) &&
       st->r[2] == CLAMPW(\old(LE32(key[8], key[9], key[10], key[11]))) &&
       st->r[3] == CLAMPW(\old(LE32(key[12], key[13], key[14], key[15])));
+    ensures mul4: st->r[1] % 4 == 0 && st->r[2] % 4 == 0 &&
+                st->r[3] % 4 == 0;
  */
 void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 
