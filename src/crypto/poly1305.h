@@ -73,9 +73,11 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
     requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
+    requires mul4: st_mul4(st);
     assigns st->h[0 .. 4], st->buf[0 .. 15], st->buflen;
     ensures buflen: st->buflen < 16;
     ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
  */
 void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
 
@@ -85,6 +87,7 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
     requires limbs: limbs_ok(st);
     requires valid_tag: \valid(tag + (0 .. 15));
     requires sep: \separated(st, tag + (0 .. 15));
+    requires mul4: st_mul4(st);
     assigns *st, tag[0 .. 15];
  */
 void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
@@ -101,8 +104,10 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
     requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
+    requires mul4: st_mul4(st);
     assigns st->h[0 .. 4];
     ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
     ensures acc: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
       POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
       st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %
