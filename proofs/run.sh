@@ -123,35 +123,40 @@ component() {
 		;;
 	poly1305)
 		# RTE with unsigned overflow (no operation wraps), assigns, the
-		# clamp, the limb invariant (limbs_ok), the freeze (unique
-		# representative mod 2^130-5), the tag words and the block step
-		# mod p (poly1305_blocks' modp: (h + block + hibit 2^128) r mod p
-		# per block, POLY_BLKS; the radix changes' value clauses; the
-		# lemmas of spec/poly1305_model.acsl, fold among them). Every
-		# function of this file and store64_le: ct.h's byte helpers are
-		# skipped (proved in component ct, without the overflow flag:
-		# unsigned << has no linear model in Cbits); -wp-skip-fct rather
-		# than a -wp-fct list, because -wp-fct leaves out the lemmas.
-		# poly1305_finish's tag (the 16 bytes against TAG_BYTE): the
-		# quantified byte clauses close by case split (-wp-auto
-		# wp:range, tried only on goals the provers leave open).
-		# Left to poly1305-modp (WIP): clampw's clamp_mul4, pad16's acc.
+		# clamp, the limb invariant (limbs_ok, st_mul4), the freeze
+		# (unique representative mod 2^130-5), the tag words; the linear
+		# steps of the block step mod p (radix changes' value/val, the
+		# columns' value, carry, e, c4, the loop counter nb) and of the
+		# tag bytes (v, vm, put32_digits). Every function of this file
+		# and store64_le; ct.h's byte helpers are skipped (proved in
+		# component ct, without the overflow flag: unsigned << has no
+		# linear model in Cbits). The clauses that need the lemmas of
+		# spec/poly1305_model.acsl (VCRYPTFS_POLY1305_LEMMAS) are left to
+		# poly1305-modp: with the lemmas in every goal's context, the
+		# freeze's overflow goals timed out.
 		FILES=(src/crypto/poly1305.c)
 		PROVERS=cvc4,z3
 		FLAGS=(-warn-unsigned-overflow -wp-skip-fct
 			"load32_le,store32_le,load64_be,store64_be"
-			-wp-prop=-clamp_mul4,-acc -wp-auto wp:range)
+			-wp-prop="-clamp_mul4,-acc,-fold,-step,-pos,-modp,-fin,-bytes0,-bytes1,-bytes2,-bytes3,-tag")
 		;;
 	poly1305-modp)
-		# work in progress (issue 20): clampw's clamp_mul4 (the
-		# clamped words 1..3 are multiples of 4: t & 0x0ffffffc; no
-		# prover here links Cbits' land to %, and Coq lacks Why3's
-		# libraries) and pad16's acc (the blocks' LE32 words against
-		# PAD_BLOCK's LEN, the zero-padded last block)
+		# work in progress (issue 20): the block step mod p (blocks'
+		# check ensures modp and its loop invariant, the fold, the model
+		# step, words_to_limbs' modp), the tag bytes (tag_bytes' and
+		# finish's tag), with the lemmas of spec/poly1305_model.acsl
+		# (proved here too, @lemma); open: clampw's clamp_mul4 (the
+		# clamped words 1..3 are multiples of 4: no prover here links
+		# Cbits' land to %, and Coq lacks Why3's libraries) and pad16's
+		# acc (the blocks' LE32 words against PAD_BLOCK's LEN, the
+		# zero-padded last block)
 		FILES=(src/crypto/poly1305.c)
 		PROVERS=cvc4,z3
-		FLAGS=(-warn-unsigned-overflow -wp-fct
-			"clampw,poly1305_pad16" -wp-prop clamp_mul4,acc)
+		FLAGS=(-warn-unsigned-overflow
+			-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DVCRYPTFS_POLY1305_LEMMAS"
+			-wp-skip-fct "load32_le,store32_le,load64_be,store64_be"
+			-wp-prop="@lemma,fold,step,pos,modp,fin,bytes0,bytes1,bytes2,bytes3,tag,clamp_mul4,acc"
+			-wp-auto wp:range)
 		;;
 	aead)
 		FILES=(src/crypto/aead_xchacha.c)

@@ -27,10 +27,6 @@
  * Constant time: no secret-dependent branch or index; the final
  * reduction selects by multiplying with 0/1.
  */
-#ifdef __FRAMAC__
-/* spec/poly1305.acsl's lemmas (fold, congruence mod p): this file only */
-#define VCRYPTFS_POLY1305_LEMMAS
-#endif
 #include "crypto/poly1305.h"
 #include "crypto/ct.h"
 
