@@ -87,6 +87,7 @@ static void otk_gen(uint8_t otk[64], const uint8_t key[32],
                    st->h[4] < 67108864 && st->r[0] <= 0x0fffffff &&
                    st->r[1] <= 0x0ffffffc && st->r[2] <= 0x0ffffffc &&
                    st->r[3] <= 0x0ffffffc;
+    ensures mul4: st_mul4(st);
     ensures zero: st->h[0] == 0 && st->h[1] == 0 && st->h[2] == 0 &&
                   st->h[3] == 0 && st->h[4] == 0;
     ensures r: S4(st->r[0], st->r[1], st->r[2], st->r[3]) ==

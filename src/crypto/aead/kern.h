@@ -169,6 +169,8 @@ void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
       st->r[1] == CLAMPW(\old(LE32(key[4], key[5], key[6], key[7]))) &&
       st->r[2] == CLAMPW(\old(LE32(key[8], key[9], key[10], key[11]))) &&
       st->r[3] == CLAMPW(\old(LE32(key[12], key[13], key[14], key[15])));
+    ensures mul4: st->r[1] % 4 == 0 && st->r[2] % 4 == 0 &&
+                st->r[3] % 4 == 0;
  */
 void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 
@@ -185,8 +187,10 @@ void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32]);
     requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
+    requires mul4: st_mul4(st);
     assigns st->h[0 .. 4];
     ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
     ensures acc: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
       POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
       st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %

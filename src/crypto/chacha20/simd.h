@@ -189,23 +189,18 @@ static inline uint32_t cs_tail(uint8_t *out, const uint8_t *in, size_t len,
 {
 	uint8_t ks[64 * CS_BLOCKS];
 	size_t nblocks = (len + 63) / 64;
-	size_t used = sizeof(ks);
 
+	for (size_t i = 0; i < sizeof(ks); i++)
+		ks[i] = 0;
 	if (nblocks <= 2 && CS_BLOCKS > 2) {
-		/* row_block stores whole blocks: only those are touched (a
-		 * 64-byte call, such as the AEAD's one-time key, then costs
-		 * one row block and no 512-byte clear) */
-		used = 64 * nblocks;
 		for (size_t b = 0; b < nblocks; b++)
 			row_block(ks + 64 * b, st, counter + (uint32_t)b);
 	} else {
-		for (size_t i = 0; i < sizeof(ks); i++)
-			ks[i] = 0;
 		cs_batch(ks, ks, st, counter);
 	}
 	for (size_t i = 0; i < len; i++)
 		out[i] = (uint8_t)(in[i] ^ ks[i]);
-	ct_wipe(ks, used);
+	ct_wipe(ks, sizeof(ks));
 	return counter + (uint32_t)nblocks;
 }
 

@@ -53,6 +53,7 @@
                 b3 < 0x14000000 && b4 < 0x14000000;
     assigns \nothing;
     ensures bound: \result < 0xea40000100000000;
+    ensures value: \result == DOT5(a0, b0, a1, b1, a2, b2, a3, b3, a4, b4);
  */
 static POLY_INLINE uint64_t dot5(uint64_t a0, uint64_t b0, uint64_t a1,
 				 uint64_t b1, uint64_t a2, uint64_t b2,
@@ -78,6 +79,7 @@ static POLY_INLINE uint64_t dot5(uint64_t a0, uint64_t b0, uint64_t a1,
     requires b: r0 < 0x10000000;
     assigns \nothing;
     ensures bound: \result < 0x60000000;
+    ensures value: \result == a4 * r0;
  */
 static POLY_INLINE uint64_t top1(uint64_t a4, uint64_t r0)
 {
@@ -91,6 +93,8 @@ static POLY_INLINE uint64_t top1(uint64_t a4, uint64_t r0)
     assigns w[0 .. 4];
     ensures w: w[0] < 0x100000000 && w[1] < 0x100000000 &&
                w[2] < 0x100000000 && w[3] < 0x100000000 && w[4] <= 4;
+    ensures value: W5(w[0], w[1], w[2], w[3], w[4]) ==
+                   H5(h[0], h[1], h[2], h[3], h[4]);
  */
 static POLY_INLINE void limbs_to_words(uint64_t w[5], const uint32_t h[5])
 {
@@ -115,6 +119,8 @@ static POLY_INLINE void limbs_to_words(uint64_t w[5], const uint32_t h[5])
                 w[2] < 0x1f0000000 && w[3] < 0x1f0000000 && w[4] <= 4;
     assigns h[0 .. 4];
     ensures h_ok: h_ok(h);
+    ensures modp: CONG(H5(h[0], h[1], h[2], h[3], h[4]),
+                       W5(w[0], w[1], w[2], w[3], w[4]));
  */
 static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
 {
@@ -129,6 +135,12 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
 	h[2] = (uint32_t)(t2 % P26);
 	h[3] = (uint32_t)(t3 % P26);
 	h[4] = (uint32_t)(t4 % P26);
+	/*@ assert val: H5(h[0], h[1], h[2], h[3], h[4]) + POLY_P * (t4 / P26) ==
+	                W5(w[0], w[1], w[2], w[3], w[4]);
+	 */
+	/*@ assert w: CONGW(H5(h[0], h[1], h[2], h[3], h[4]),
+	                    W5(w[0], w[1], w[2], w[3], w[4]), -(t4 / P26));
+	 */
 }
 
 /*
@@ -141,6 +153,10 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
  * Loop invariant (words): h0 < 2.625 * 2^32, h1..h3 < 1.9375 * 2^32,
  * h4 <= 4; the worst case of a block gives h0 < 0x29cd00001 and
  * h1..h3 < 0x1ea400001 (columns < 0xea40000100000000).
+ * Value (modp, issue 20): h' == the model of every full block, each
+ * (h + block + hibit * 2^128) * r mod p (POLY_BLKS); a check ensures:
+ * proved, but not assumed by the callers, whose goals would otherwise
+ * carry the recursive POLY_BLKS term (its unfoldings drown the solvers).
  */
 /*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(r + (0 .. 3));
     requires valid_m: \valid_read(m + (0 .. len - 1));
@@ -151,16 +167,23 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
     requires r_ok: r_ok(r);
     assigns h[0 .. 4];
     ensures h_ok: h_ok(h);
+    check ensures modp: H5(h[0], h[1], h[2], h[3], h[4]) % POLY_P ==
+      \old(POLY_BLKS(H5(h[0], h[1], h[2], h[3], h[4]), m, len / 16, hibit,
+                     S4(r[0], r[1], r[2], r[3]))) % POLY_P;
  */
 static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 					const uint8_t *m, size_t len,
 					uint32_t hibit)
 {
-	uint64_t r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
-	uint64_t s1 = r1 + r1 / 4, s2 = r2 + r2 / 4, s3 = r3 + r3 / 4;
+	/* r[1..3] are multiples of 4 (the clamp): r[j] = 4 k[j], and the
+	 * folded multiplier r[j] + r[j] / 4 is 5 k[j] */
+	uint64_t k1 = r[1] / 4, k2 = r[2] / 4, k3 = r[3] / 4;
+	uint64_t r0 = r[0], r1 = k1 * 4, r2 = k2 * 4, r3 = k3 * 4;
+	uint64_t s1 = k1 * 5, s2 = k2 * 5, s3 = k3 * 5;
 	uint64_t w[5];
 	uint64_t h0, h1, h2, h3, h4;
 	size_t off = 0;
+	/*@ ghost size_t nb = 0; */
 
 	limbs_to_words(w, h);
 	h0 = w[0];
@@ -174,7 +197,13 @@ static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 	    loop invariant h2: h2 < 0x1f0000000;
 	    loop invariant h3: h3 < 0x1f0000000;
 	    loop invariant h4: h4 <= 4;
-	    loop assigns off, h0, h1, h2, h3, h4;
+	    loop invariant nb: off == 16 * nb;
+	    loop invariant pos: 0 <= POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3],
+	      h[4]), Pre), m, nb, hibit, S4(r0, r1, r2, r3));
+	    loop invariant modp: CONG(W5(h0, h1, h2, h3, h4),
+	      POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3], h[4]), Pre), m, nb,
+	                hibit, S4(r0, r1, r2, r3)));
+	    loop assigns off, h0, h1, h2, h3, h4, nb;
 	    loop variant len - off;
 	 */
 	while (len - off >= 16) {
@@ -192,26 +221,88 @@ static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 		uint64_t d4 = top1(a4, r0) + d3 / W32;
 		uint64_t c0 = d0 / W32, c1 = d1 / W32, c2 = d2 / W32;
 
-		/* carries in parallel: each word keeps the low 32 bits of
-		 * its column plus the bits of the column below from 2^32 up;
-		 * from 2^130 up (d4 / 4) they re-enter word 0 times 5 */
-		/*@ assert c: c0 < 0xea400001 && c1 < 0xea400001 &&
-		              c2 < 0xea400001;
+		/* h + block == a; a * r == d (the folded columns) mod p */
+		/*@ assert fold: W5(a0, a1, a2, a3, a4) * S4(r0, r1, r2, r3) ==
+		      W5(d0, d1, d2, d3, a4 * r0) +
+		      POLY_P * FOLDQ(a1, a2, a3, a4, k1, k2, k3);
 		 */
-		/*@ assert d4: d4 < 0x14a400001 && d4 / 4 < 0x52900001; */
-		h1 = d1 % W32 + c0;
-		h2 = d2 % W32 + c1;
-		h3 = d3 % W32 + c2;
-		h0 = d0 % W32 + d4 / 4 * 5;
-		h4 = d4 % 4;
+		/*@ assert blk: W5(a0, a1, a2, a3, a4) == W5(h0, h1, h2, h3, h4) +
+		                WBLK(m, off) + hibit * P2_128;
+		 */
+		/*@ assert step: \let M = POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3],
+		        h[4]), Pre), m, nb, hibit, S4(r0, r1, r2, r3));
+		      \let B = WBLK(m, off) + hibit * P2_128;
+		      \let R = S4(r0, r1, r2, r3);
+		      (W5(h0, h1, h2, h3, h4) + B) * R ==
+		        POLY_STEP(M, B, R) +
+		        POLY_P * STEPQ(W5(h0, h1, h2, h3, h4), M, B, R);
+		 */
+		/*@ assert ar: W5(a0, a1, a2, a3, a4) * S4(r0, r1, r2, r3) ==
+		      (W5(h0, h1, h2, h3, h4) + (WBLK(m, off) + hibit * P2_128)) *
+		      S4(r0, r1, r2, r3);
+		 */
+		/*@ assert pos: \let M = POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3],
+		        h[4]), Pre), m, nb, hibit, S4(r0, r1, r2, r3));
+		      0 <= POLY_STEP(M, WBLK(m, off) + hibit * P2_128,
+		                     S4(r0, r1, r2, r3));
+		 */
+		uint64_t n1 = d1 % W32 + c0;
+		uint64_t n2 = d2 % W32 + c1;
+		uint64_t n3 = d3 % W32 + c2;
+		uint64_t n0 = d0 % W32 + d4 / 4 * 5;
+		uint64_t n4 = d4 % 4;
+		/*@ assert carry: W5(n0, n1, n2, n3, n4) + POLY_P * (d4 / 4) ==
+		                  W5(d0, d1, d2, d3, a4 * r0);
+		 */
+		/*@ assert e: \let M = POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3],
+		        h[4]), Pre), m, nb, hibit, S4(r0, r1, r2, r3));
+		      \let B = WBLK(m, off) + hibit * P2_128;
+		      \let R = S4(r0, r1, r2, r3);
+		      \let X = W5(h0, h1, h2, h3, h4);
+		      W5(n0, n1, n2, n3, n4) == POLY_STEP(M, B, R) + POLY_P *
+		        (STEPQ(X, M, B, R) -
+		         FOLDQ(a1, a2, a3, a4, k1, k2, k3) - d4 / 4);
+		 */
+		/*@ assert c4: \let M = POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3],
+		        h[4]), Pre), m, nb, hibit, S4(r0, r1, r2, r3));
+		      \let B = WBLK(m, off) + hibit * P2_128;
+		      \let R = S4(r0, r1, r2, r3);
+		      \let X = W5(h0, h1, h2, h3, h4);
+		      CONGW(W5(n0, n1, n2, n3, n4), POLY_STEP(M, B, R),
+		        STEPQ(X, M, B, R) -
+		        FOLDQ(a1, a2, a3, a4, k1, k2, k3) - d4 / 4);
+		 */
+		h0 = n0;
+		h1 = n1;
+		h2 = n2;
+		h3 = n3;
+		h4 = n4;
 		off += 16;
+		/*@ ghost nb++; */
 	}
+	/*@ assert nb_end: nb == len / 16; */
 	w[0] = h0;
 	w[1] = h1;
 	w[2] = h2;
 	w[3] = h3;
 	w[4] = h4;
 	words_to_limbs(h, w);
+	/*@ assert fin: CONG(H5(h[0], h[1], h[2], h[3], h[4]),
+	      POLY_BLKS(\at(H5(h[0], h[1], h[2], h[3], h[4]), Pre), m, nb,
+	                hibit, S4(r0, r1, r2, r3)));
+	 */
+}
+
+/* key word 1..3 clamped: bits 2..27 (the low 2 bits cleared, so a multiple
+ * of 4: the block loop's fold multiplier r + r / 4 is exact) */
+/*@ assigns \nothing;
+    ensures clamp: \result == CLAMPW(t);
+    ensures bound: \result <= 0x0ffffffc;
+    ensures clamp_mul4: \result % 4 == 0;
+ */
+static POLY_INLINE uint32_t clampw(uint32_t t)
+{
+	return t & 0x0ffffffcU;
 }
 
 /* see poly1305/ref.h */
@@ -227,9 +318,9 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	uint32_t k3 = load32_le(key + 28);
 	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, word by word */
 	uint32_t r0 = t0 & 0x0fffffffU;
-	uint32_t r1 = t1 & 0x0ffffffcU;
-	uint32_t r2 = t2 & 0x0ffffffcU;
-	uint32_t r3 = t3 & 0x0ffffffcU;
+	uint32_t r1 = clampw(t1);
+	uint32_t r2 = clampw(t2);
+	uint32_t r3 = clampw(t3);
 
 	/*@ loop invariant 0 <= i <= 16;
 	    loop assigns i, st->buf[0 .. 15];
@@ -275,8 +366,14 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 		 */
 		while (off < len && st->buflen < 16)
 			st->buf[st->buflen++] = m[off++];
-		if (st->buflen < 16)
+		if (st->buflen < 16) {
+			/*@ assert r_same: st->r[0] == \at(st->r[0], Pre) &&
+			      st->r[1] == \at(st->r[1], Pre) &&
+			      st->r[2] == \at(st->r[2], Pre) &&
+			      st->r[3] == \at(st->r[3], Pre);
+			 */
 			return;
+		}
 		poly1305_blocks(st->h, st->r, st->buf, 16, 1);
 		st->buflen = 0;
 	}
@@ -292,6 +389,16 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len)
 	 */
 	while (off < len)
 		st->buf[st->buflen++] = m[off++];
+	/* the key words are not written (limbs, mul4) */
+	/*@ assert r_same: st->r[0] == \at(st->r[0], Pre) &&
+	                   st->r[1] == \at(st->r[1], Pre) &&
+	                   st->r[2] == \at(st->r[2], Pre) &&
+	                   st->r[3] == \at(st->r[3], Pre);
+	 */
+	/*@ assert h_kept: st->h[0] < 67108864 && st->h[1] < 67108864 + 4096 &&
+	                   st->h[2] < 67108864 && st->h[3] < 67108864 &&
+	                   st->h[4] < 67108864;
+	 */
 }
 
 /*
@@ -447,6 +554,91 @@ static void poly1305_tag(uint8_t tag[16], const uint32_t h[5],
 	store32_le(tag + 12, (uint32_t)(f3 % W32));
 }
 
+/* the four bytes of a word w < 2^32, little-endian, as base-256 digits */
+/*@ requires valid: \valid(p + (0 .. 3));
+    requires w: w < 0x100000000;
+    assigns p[0 .. 3];
+    ensures b0: p[0] == w % 256;
+    ensures b1: p[1] == w / 0x100 % 256;
+    ensures b2: p[2] == w / 0x10000 % 256;
+    ensures b3: p[3] == w / 0x1000000 % 256;
+ */
+static void put32_digits(uint8_t p[4], uint64_t w)
+{
+	p[0] = (uint8_t)(w % 256U);
+	p[1] = (uint8_t)(w / 0x100U % 256U);
+	p[2] = (uint8_t)(w / 0x10000U % 256U);
+	p[3] = (uint8_t)(w / 0x1000000U % 256U);
+}
+
+/* the tag (H5(h) + S4(s)) mod 2^128 as its 16 little-endian bytes
+ * (poly1305_tag's sum, stored as base-256 digits: TAG_BYTE) */
+/*@ requires valid: \valid(tag + (0 .. 15)) && \valid_read(h + (0 .. 4)) &&
+                    \valid_read(s + (0 .. 3));
+    requires sep: \separated(tag + (0 .. 15), h + (0 .. 4)) &&
+                  \separated(tag + (0 .. 15), s + (0 .. 3));
+    requires limbs: h[0] < 67108864 && h[1] < 67108864 && h[2] < 67108864 &&
+                    h[3] < 67108864 && h[4] < 67108864;
+    assigns tag[0 .. 15];
+    ensures tag: \forall integer i; 0 <= i < 16 ==>
+      tag[i] == TAG_BYTE((H5(h[0], h[1], h[2], h[3], h[4]) +
+                          S4(s[0], s[1], s[2], s[3])) % P2_128, i);
+ */
+static void poly1305_tag_bytes(uint8_t tag[16], const uint32_t h[5],
+			       const uint32_t s[4])
+{
+	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4];
+	uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	uint64_t f0 = h0 + h1 * 67108864U + s0;
+	uint64_t f1 = f0 / W32 + h2 * 1048576U + s1;
+	uint64_t f2 = f1 / W32 + h3 * 16384U + s2;
+	uint64_t f3 = f2 / W32 + h4 * 256U + s3;
+	uint64_t w0 = f0 % W32, w1 = f1 % W32, w2 = f2 % W32, w3 = f3 % W32;
+
+	/*@ assert x0: H5(h0, h1, h2, h3, h4) + S4(s0, s1, s2, s3) ==
+	      f0 % 0x100000000 + 0x100000000 * (f1 + 0x100000000 *
+	      (h3 * 16384 + s2 + 0x100000000 * (h4 * 256 + s3)));
+	 */
+	/*@ assert x1: f1 + 0x100000000 * (h3 * 16384 + s2 + 0x100000000 *
+	               (h4 * 256 + s3)) == f1 % 0x100000000 + 0x100000000 *
+	               (f2 + 0x100000000 * (h4 * 256 + s3));
+	 */
+	/*@ assert x2: f2 + 0x100000000 * (h4 * 256 + s3) ==
+	               f2 % 0x100000000 + 0x100000000 * f3;
+	 */
+	/*@ assert v: H5(h0, h1, h2, h3, h4) + S4(s0, s1, s2, s3) ==
+	      V4(w0, w1, w2, w3) + P2_128 * (f3 / W32);
+	 */
+	/*@ assert vb: 0 <= V4(w0, w1, w2, w3) < P2_128; */
+	/*@ assert vm: (H5(h0, h1, h2, h3, h4) + S4(s0, s1, s2, s3)) % P2_128 ==
+	      V4(w0, w1, w2, w3);
+	 */
+	put32_digits(tag, w0);
+	put32_digits(tag + 4, w1);
+	put32_digits(tag + 8, w2);
+	put32_digits(tag + 12, w3);
+	/*@ assert bytes0: tag[0] == TAG_BYTE(V4(w0, w1, w2, w3), 0) &&
+	      tag[1] == TAG_BYTE(V4(w0, w1, w2, w3), 1) &&
+	      tag[2] == TAG_BYTE(V4(w0, w1, w2, w3), 2) &&
+	      tag[3] == TAG_BYTE(V4(w0, w1, w2, w3), 3);
+	 */
+	/*@ assert bytes1: tag[4] == TAG_BYTE(V4(w0, w1, w2, w3), 4) &&
+	      tag[5] == TAG_BYTE(V4(w0, w1, w2, w3), 5) &&
+	      tag[6] == TAG_BYTE(V4(w0, w1, w2, w3), 6) &&
+	      tag[7] == TAG_BYTE(V4(w0, w1, w2, w3), 7);
+	 */
+	/*@ assert bytes2: tag[8] == TAG_BYTE(V4(w0, w1, w2, w3), 8) &&
+	      tag[9] == TAG_BYTE(V4(w0, w1, w2, w3), 9) &&
+	      tag[10] == TAG_BYTE(V4(w0, w1, w2, w3), 10) &&
+	      tag[11] == TAG_BYTE(V4(w0, w1, w2, w3), 11);
+	 */
+	/*@ assert bytes3: tag[12] == TAG_BYTE(V4(w0, w1, w2, w3), 12) &&
+	      tag[13] == TAG_BYTE(V4(w0, w1, w2, w3), 13) &&
+	      tag[14] == TAG_BYTE(V4(w0, w1, w2, w3), 14) &&
+	      tag[15] == TAG_BYTE(V4(w0, w1, w2, w3), 15);
+	 */
+}
+
 /* ct_wipe(st, sizeof(*st)), as WP sees it: field by field (the typed
  * memory model does not view a struct as bytes) */
 /*@ requires valid: \valid(st);
@@ -504,11 +696,12 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 {
 	size_t full = len / 16 * 16;
-	uint8_t last[16] = { 0 };
 
 	if (full > 0) /* m may be NULL when len is 0 */
 		poly1305_blocks(st->h, st->r, m, full, 1);
 	if (len > full) {
+		uint8_t last[16] = { 0 };
+
 		/*@ loop invariant 0 <= i <= len - full;
 		    loop assigns i, last[0 .. 15];
 		    loop variant len - full - i;
@@ -523,7 +716,7 @@ void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 void poly1305_finish(struct poly1305 *st, uint8_t tag[16])
 {
 	poly1305_freeze(st->h);
-	poly1305_tag(tag, st->h, st->s);
+	poly1305_tag_bytes(tag, st->h, st->s);
 	wipe_state(st);
 }
 

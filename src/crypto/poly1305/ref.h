@@ -59,6 +59,8 @@ struct poly1305 {
       st->r[1] == CLAMPW(\old(LE32(key[4], key[5], key[6], key[7]))) &&
       st->r[2] == CLAMPW(\old(LE32(key[8], key[9], key[10], key[11]))) &&
       st->r[3] == CLAMPW(\old(LE32(key[12], key[13], key[14], key[15])));
+    ensures mul4: st->r[1] % 4 == 0 && st->r[2] % 4 == 0 &&
+                st->r[3] % 4 == 0;
  */
 void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
 
@@ -71,9 +73,11 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32]);
     requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
+    requires mul4: st_mul4(st);
     assigns st->h[0 .. 4], st->buf[0 .. 15], st->buflen;
     ensures buflen: st->buflen < 16;
     ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
  */
 void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
 
@@ -83,6 +87,7 @@ void poly1305_update(struct poly1305 *st, const uint8_t *m, size_t len);
     requires limbs: limbs_ok(st);
     requires valid_tag: \valid(tag + (0 .. 15));
     requires sep: \separated(st, tag + (0 .. 15));
+    requires mul4: st_mul4(st);
     assigns *st, tag[0 .. 15];
  */
 void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
@@ -99,8 +104,10 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
     requires limbs: limbs_ok(st);
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires sep: \separated(st, m + (0 .. len - 1));
+    requires mul4: st_mul4(st);
     assigns st->h[0 .. 4];
     ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
     ensures acc: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
       POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
       st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %
