@@ -93,7 +93,7 @@ struct dispatch_body {
 
 /* The chosen kernel, with its function pointers resolved. */
 struct dispatch_choice {
-	const struct dispatch_kernel *kernel; /* ChaCha20: the level */
+	const struct dispatch_kernel *kernel;	/* ChaCha20: the level */
 	const struct dispatch_hchacha *hkernel; /* never NULL */
 	const struct dispatch_poly *pkernel;	/* never NULL */
 	const struct dispatch_body *bkernel;	/* NULL: no bodies */
