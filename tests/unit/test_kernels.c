@@ -904,7 +904,7 @@ static void test_lookup(void)
 			     ch->body == (b != NULL ? b->seal() : NULL) &&
 			     ch->open_body == (b != NULL ? b->open() : NULL);
 		}
-		th_check(ok, "%s: takes hchacha20-%s, poly1305-%s, %s%s",
+		th_check(ok, "level %s takes hchacha20-%s, poly1305-%s, %s%s",
 			 k[i].name, h->name, p->name,
 			 b != NULL ? "body-" : "no bodies",
 			 b != NULL ? b->name : "");
