@@ -63,10 +63,10 @@ static const struct dispatch_hchacha hchacha_table[] = {
  * the CPU has them, else the AVX2 ones. Below AVX2: the proved
  * poly1305_pad16 alone. */
 static const struct dispatch_poly poly_table[] = {
-	{ "portable", DISPATCH_PORTABLE, NULL, 0 },
-	{ "avx2", DISPATCH_AVX2, poly1305_avx2_get, CPU_AVX2 },
-	{ "ifma", DISPATCH_AVX512, poly1305_ifma_get,
-	  CPU_AVX512F | CPU_AVX512VL | CPU_AVX512IFMA },
+	{ "portable", DISPATCH_PORTABLE, 0, NULL },
+	{ "avx2", DISPATCH_AVX2, CPU_AVX2, poly1305_avx2_get },
+	{ "ifma", DISPATCH_AVX512, CPU_AVX512F | CPU_AVX512VL | CPU_AVX512IFMA,
+	  poly1305_ifma_get },
 };
 
 /* The whole-seal body (stitched ChaCha20 and radix-2^64 Poly1305, block 0
@@ -79,15 +79,15 @@ static const struct dispatch_poly poly_table[] = {
  * (ChaCha20 and Poly1305 of the ciphertext overlapped, released after the
  * tag check) goes with each. */
 static const struct dispatch_body body_table[] = {
-	{ "ssse3", DISPATCH_SSSE3, chachapoly_body_ssse3_get,
-	  chachapoly_open_body_ssse3_get, NULL, CPU_SSSE3 },
-	{ "avx", DISPATCH_AVX, chachapoly_body_avx_get,
-	  chachapoly_open_body_avx_get, NULL, CPU_AVX },
-	{ "avx2", DISPATCH_AVX2, chachapoly_body_avx2_get,
-	  chachapoly_open_body_avx2_get, NULL, CPU_AVX2 },
-	{ "avx512", DISPATCH_AVX512, chachapoly_body_avx512_get,
-	  chachapoly_open_body_avx512_get, poly1305_ifma_get,
-	  CPU_AVX512_ALL | CPU_BMI2 },
+	{ "ssse3", DISPATCH_SSSE3, CPU_SSSE3, chachapoly_body_ssse3_get,
+	  chachapoly_open_body_ssse3_get, NULL },
+	{ "avx", DISPATCH_AVX, CPU_AVX, chachapoly_body_avx_get,
+	  chachapoly_open_body_avx_get, NULL },
+	{ "avx2", DISPATCH_AVX2, CPU_AVX2, chachapoly_body_avx2_get,
+	  chachapoly_open_body_avx2_get, NULL },
+	{ "avx512", DISPATCH_AVX512, CPU_AVX512_ALL | CPU_BMI2,
+	  chachapoly_body_avx512_get, chachapoly_open_body_avx512_get,
+	  poly1305_ifma_get },
 };
 
 static int initialised;

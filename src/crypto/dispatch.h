@@ -73,8 +73,8 @@ struct dispatch_hchacha {
 struct dispatch_poly {
 	const char *name; /* "portable", "avx2", "ifma" */
 	enum dispatch_level level;
-	poly1305_blocks_fn (*get)(void);
 	unsigned needs; /* CPU_* bits required */
+	poly1305_blocks_fn (*get)(void);
 };
 
 /* The stitched seal and open bodies of one level (used at that level
@@ -85,10 +85,10 @@ struct dispatch_poly {
 struct dispatch_body {
 	const char *name; /* "ssse3", "avx", "avx2", "avx512" */
 	enum dispatch_level level;
+	unsigned needs; /* CPU_* bits required (BMI2: see kernels.h) */
 	chachapoly_body_fn (*seal)(void);
 	chachapoly_body_fn (*open)(void);
 	poly1305_blocks_fn (*unless)(void);
-	unsigned needs; /* CPU_* bits required (BMI2: see kernels.h) */
 };
 
 /* The chosen kernel, with its function pointers resolved. */
