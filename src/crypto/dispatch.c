@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runtime choice of the ChaCha20 kernel. See dispatch.h.
+ * Runtime kernel choice: one const table per primitive (ChaCha20,
+ * HChaCha20, Poly1305 blocks, the seal and open bodies) and the lookup of
+ * the chosen level in each (choose()). See dispatch.h.
  * Spec: none (policy: best level the CPU has, capped by VCRYPTFS_IMPL;
  * calibrate.c may then move the choice to a faster lower level).
  * Depends on: cpu.h, kernels.h, chacha20/ref.h; libc getenv/fprintf (the
  * only I/O in src/crypto: one warning for a bad VCRYPTFS_IMPL).
  * Constant time: not applicable (no secrets). Not proved.
+ * Contract: dispatch.h; the lookups run at init and on dispatch_set/
+ * dispatch_force/dispatch_body/dispatch_stitch only, never per call.
  */
 #include "crypto/dispatch.h"
 
@@ -17,7 +21,9 @@
 #include "crypto/chacha20/fastblock.h"
 #include "crypto/cpu.h"
 
-/* the scalar HChaCha20 (chacha20/fastblock.h), at every level */
+#define COUNT(t) (sizeof(t) / sizeof((t)[0]))
+
+/* the scalar HChaCha20 (chacha20/fastblock.h), at every SIMD level */
 static void hchacha20_scalar(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16])
 {
@@ -29,6 +35,7 @@ static chacha20_xor_fn portable_get(void)
 	return chacha20_xor;
 }
 
+/* ChaCha20: one entry per level; the level table. */
 static const struct dispatch_kernel table[] = {
 	{ "portable", DISPATCH_PORTABLE, portable_get, NULL, 1, 0 },
 	{ "ssse3", DISPATCH_SSSE3, chacha20_ssse3_get, NULL, 4, CPU_SSSE3 },
@@ -39,7 +46,49 @@ static const struct dispatch_kernel table[] = {
 	  CPU_AVX512_ALL },
 };
 
-#define NKERNELS (sizeof(table) / sizeof(table[0]))
+#define NKERNELS COUNT(table)
+
+/* HChaCha20 on its own is one dependency chain: the scalar core, four
+ * quarter rounds at a time in general-purpose registers, took 102 ns here
+ * against 170 ns for the SSE rows (one block, latency bound), at every
+ * SIMD level; the portable level runs the proved one (chacha20/ref.c), as
+ * every other function of its content path. */
+static const struct dispatch_hchacha hchacha_table[] = {
+	{ "portable", DISPATCH_PORTABLE, hchacha20 },
+	{ "fast", DISPATCH_SSSE3, hchacha20_scalar },
+};
+
+/* The vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for what
+ * the bodies do not cover); the AVX-512 level takes the IFMA blocks when
+ * the CPU has them, else the AVX2 ones. Below AVX2: the proved
+ * poly1305_pad16 alone. */
+static const struct dispatch_poly poly_table[] = {
+	{ "portable", DISPATCH_PORTABLE, 0, NULL },
+	{ "avx2", DISPATCH_AVX2, CPU_AVX2, poly1305_avx2_get },
+	{ "ifma", DISPATCH_AVX512, CPU_AVX512F | CPU_AVX512VL | CPU_AVX512IFMA,
+	  poly1305_ifma_get },
+};
+
+/* The whole-seal body (stitched ChaCha20 and radix-2^64 Poly1305, block 0
+ * in general-purpose registers) goes with the AVX2 kernel: it measured
+ * faster than ChaCha20 then the vector Poly1305 (bench/bench_crypto.sh).
+ * The SSSE3 and AVX kernels have theirs (chacha20/sse128.h: the same
+ * radix-2^64 Poly1305, MUL only, inside the next step's rounds); so does
+ * the AVX-512 one (MULX), but with IFMA, ChaCha20 then the IFMA Poly1305
+ * measured as fast (bench_crypto nobody:avx512). The stitched open
+ * (ChaCha20 and Poly1305 of the ciphertext overlapped, released after the
+ * tag check) goes with each. */
+static const struct dispatch_body body_table[] = {
+	{ "ssse3", DISPATCH_SSSE3, CPU_SSSE3, chachapoly_body_ssse3_get,
+	  chachapoly_open_body_ssse3_get, NULL },
+	{ "avx", DISPATCH_AVX, CPU_AVX, chachapoly_body_avx_get,
+	  chachapoly_open_body_avx_get, NULL },
+	{ "avx2", DISPATCH_AVX2, CPU_AVX2, chachapoly_body_avx2_get,
+	  chachapoly_open_body_avx2_get, NULL },
+	{ "avx512", DISPATCH_AVX512, CPU_AVX512_ALL | CPU_BMI2,
+	  chachapoly_body_avx512_get, chachapoly_open_body_avx512_get,
+	  poly1305_ifma_get },
+};
 
 static int initialised;
 static int forced;
@@ -52,6 +101,27 @@ const struct dispatch_kernel *dispatch_list(size_t *n)
 {
 	*n = NKERNELS;
 	return table;
+}
+
+/* see dispatch.h */
+const struct dispatch_hchacha *dispatch_hchacha_list(size_t *n)
+{
+	*n = COUNT(hchacha_table);
+	return hchacha_table;
+}
+
+/* see dispatch.h */
+const struct dispatch_poly *dispatch_poly_list(size_t *n)
+{
+	*n = COUNT(poly_table);
+	return poly_table;
+}
+
+/* see dispatch.h */
+const struct dispatch_body *dispatch_body_list(size_t *n)
+{
+	*n = COUNT(body_table);
+	return body_table;
 }
 
 /* see dispatch.h */
@@ -73,55 +143,68 @@ chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k)
 	return k->stitched_get();
 }
 
-/* The whole-seal body (stitched ChaCha20 and radix-2^64 Poly1305, block 0
- * in general-purpose registers) goes with the AVX2 kernel: it measured
- * faster than ChaCha20 then the vector Poly1305 (bench/bench_crypto.sh).
- * The SSSE3 and AVX kernels have theirs (chacha20/sse128.h: the same
- * radix-2^64 Poly1305, MUL only, inside the next step's rounds). */
-static chachapoly_body_fn body_for(const struct dispatch_kernel *k)
+/* see dispatch.h */
+poly1305_blocks_fn dispatch_poly_get(const struct dispatch_poly *e)
 {
-	switch (k->level) {
-	case DISPATCH_SSSE3:
-		return chachapoly_body_ssse3_get();
-	case DISPATCH_AVX:
-		return chachapoly_body_avx_get();
-	case DISPATCH_AVX2:
-		return chachapoly_body_avx2_get();
-	case DISPATCH_AVX512:
-		/* with IFMA, ChaCha20 then the IFMA Poly1305 measured as
-		 * fast as the stitched body (bench_crypto nobody:avx512) */
-		return poly1305_ifma_get() != NULL
-			       ? NULL
-			       : chachapoly_body_avx512_get();
-	case DISPATCH_PORTABLE:
-		break;
+	if (e->get == NULL)
+		return NULL;
+	/* as in dispatch_kernel_get */
+	// cppcheck-suppress CastIntegerToAddressAtReturn
+	return e->get();
+}
+
+/* see dispatch.h: the last entry at or below the level */
+const struct dispatch_hchacha *dispatch_hchacha_for(enum dispatch_level l)
+{
+	const struct dispatch_hchacha *e = &hchacha_table[0];
+
+	for (size_t i = 0; i < COUNT(hchacha_table); i++)
+		if (hchacha_table[i].level <= l)
+			e = &hchacha_table[i];
+	return e;
+}
+
+/* see dispatch.h: the highest entry at or below the level that the CPU
+ * allows; the portable entry (no getter) always does */
+const struct dispatch_poly *dispatch_poly_for(enum dispatch_level l)
+{
+	for (size_t i = COUNT(poly_table); i-- > 0;) {
+		const struct dispatch_poly *e = &poly_table[i];
+
+		if (e->level > l)
+			continue;
+		if (e->get == NULL || dispatch_poly_get(e) != NULL)
+			return e;
+	}
+	return &poly_table[0];
+}
+
+/* see dispatch.h: the entry of the level itself, when the CPU allows it
+ * and its `unless` Poly1305 is absent */
+const struct dispatch_body *dispatch_body_for(enum dispatch_level l)
+{
+	for (size_t i = 0; i < COUNT(body_table); i++) {
+		const struct dispatch_body *e = &body_table[i];
+
+		if (e->level != l)
+			continue;
+		if (e->unless != NULL && e->unless() != NULL)
+			return NULL;
+		return e->seal() != NULL ? e : NULL;
 	}
 	return NULL;
 }
 
-/* the stitched open (ChaCha20 and Poly1305 of the ciphertext overlapped,
- * released after the tag check) goes with them too */
-static chachapoly_body_fn open_body_for(const struct dispatch_kernel *k)
+/* the bodies of the current level into the choice (on) or none (off) */
+static void set_bodies(int on)
 {
-	switch (k->level) {
-	case DISPATCH_SSSE3:
-		return chachapoly_open_body_ssse3_get();
-	case DISPATCH_AVX:
-		return chachapoly_open_body_avx_get();
-	case DISPATCH_AVX2:
-		return chachapoly_open_body_avx2_get();
-	case DISPATCH_AVX512:
-		return poly1305_ifma_get() != NULL
-			       ? NULL
-			       : chachapoly_open_body_avx512_get();
-	case DISPATCH_PORTABLE:
-		break;
-	}
-	return NULL;
-}
+	const struct dispatch_body *e =
+		on ? dispatch_body_for(choice.kernel->level) : NULL;
 
-/* the IFMA Poly1305 blocks when the avx512 level got them, else NULL */
-static poly1305_blocks_fn poly_ifma;
+	choice.bkernel = e;
+	choice.body = e != NULL ? e->seal() : NULL;
+	choice.open_body = e != NULL ? e->open() : NULL;
+}
 
 /* the Poly1305 of the current choice: the radix-2^64 one inside the seal
  * and open bodies (2^44 for their tails); outside them (aead/kern.c
@@ -130,8 +213,8 @@ static poly1305_blocks_fn poly_ifma;
  * proved one alone */
 static const char *poly_name(void)
 {
-	int ifma =
-		choice.poly_blocks != NULL && choice.poly_blocks == poly_ifma;
+	int ifma = choice.poly_blocks != NULL &&
+		   strcmp(choice.pkernel->name, "ifma") == 0;
 
 	if (choice.body != NULL && choice.poly_blocks != NULL)
 		return ifma ? "poly1305-64 in the seal and open bodies, "
@@ -149,6 +232,7 @@ static const char *poly_name(void)
 	return "poly1305-portable";
 }
 
+/* the one place the choice is filled: level k's entry of each table */
 static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 {
 	choice.kernel = k;
@@ -156,22 +240,11 @@ static void choose(const struct dispatch_kernel *k, chacha20_xor_fn fn)
 	/* the stitched seal measured slower than ChaCha20 then the vector
 	 * Poly1305 here (bench/bench_crypto.sh): off unless asked for */
 	choice.stitched = NULL;
-	choice.body = body_for(k);
-	choice.open_body = open_body_for(k);
-	/* HChaCha20 on its own is one dependency chain: the scalar core,
-	 * four quarter rounds at a time in general-purpose registers, took
-	 * 102 ns here against 170 ns for the SSE rows (one block, latency
-	 * bound), at every SIMD level; the portable level runs the proved
-	 * one (chacha20/ref.c), as every other function of its content path */
-	choice.hchacha20 =
-		k->level == DISPATCH_PORTABLE ? hchacha20 : hchacha20_scalar;
-	/* the vector Poly1305 goes with the AVX2 and AVX-512 ChaCha20 (for
-	 * what the bodies do not cover); the AVX-512 one takes the IFMA
-	 * blocks when the CPU has them */
-	poly_ifma = k->level >= DISPATCH_AVX512 ? poly1305_ifma_get() : NULL;
-	choice.poly_blocks = poly_ifma != NULL		 ? poly_ifma
-			     : k->level >= DISPATCH_AVX2 ? poly1305_avx2_get()
-							 : NULL;
+	choice.hkernel = dispatch_hchacha_for(k->level);
+	choice.hchacha20 = choice.hkernel->fn;
+	choice.pkernel = dispatch_poly_for(k->level);
+	choice.poly_blocks = dispatch_poly_get(choice.pkernel);
+	set_bodies(1);
 	choice.poly1305 = poly_name();
 }
 
@@ -292,19 +365,19 @@ int dispatch_set(const struct dispatch_kernel *k)
 void dispatch_stitch(int on)
 {
 	const struct dispatch_kernel *k = dispatch_current()->kernel;
+	const struct dispatch_body *e = dispatch_body_for(k->level);
 
 	choice.stitched = on ? dispatch_stitched_get(k) : NULL;
-	/* the per-step stitched seal replaces the whole-seal body */
-	choice.body = on ? NULL : body_for(k);
+	/* the per-step stitched seal replaces the whole-seal body (the
+	 * open body stays) */
+	choice.body = !on && e != NULL ? e->seal() : NULL;
 }
 
 /* see dispatch.h */
 void dispatch_body(int on)
 {
-	const struct dispatch_kernel *k = dispatch_current()->kernel;
-
-	choice.body = on ? body_for(k) : NULL;
-	choice.open_body = on ? open_body_for(k) : NULL;
+	dispatch_init();
+	set_bodies(on);
 	choice.poly1305 = poly_name();
 }
 

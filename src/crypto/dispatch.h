@@ -1,21 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runtime kernel choice: one const table of ChaCha20 kernels (portable,
- * ssse3, avx, avx2, avx512) and the choice made once by dispatch_init() from
- * the CPU probe (cpu.h), capped by VCRYPTFS_IMPL=portable|ssse3|avx|avx2|
- * avx512. dispatch_init() takes the highest level whose CPU checks pass;
- * calibrate.h then times those kernels once at start and may move the
- * choice down to a faster one (dispatch_set(), before any thread).
+ * Runtime kernel choice: one const table per primitive, each entry a name,
+ * the lowest level that uses it, its getter and the CPU bits it needs:
+ *   ChaCha20 (dispatch_list):     portable, ssse3, avx, avx2, avx512
+ *   HChaCha20 (dispatch_hchacha_list): portable (the proved hchacha20),
+ *                                 fast (the scalar core of
+ *                                 chacha20/fastblock.h) from ssse3 on
+ *   Poly1305 blocks (dispatch_poly_list): portable (no blocks function:
+ *                                 the proved poly1305_pad16), avx2 from
+ *                                 avx2 on, ifma at avx512 when the CPU
+ *                                 has it
+ *   seal and open bodies (dispatch_body_list): ssse3, avx, avx2, avx512
+ *                                 (each at its own level only; avx512's
+ *                                 not when the IFMA Poly1305 is there)
+ * dispatch_init() takes the highest ChaCha20 level whose CPU checks pass
+ * (cpu.h), capped by VCRYPTFS_IMPL=portable|ssse3|avx|avx2|avx512, and
+ * fills the choice by looking that level up in each table (one place:
+ * choose() in dispatch.c); calibrate.h then times the ChaCha20 levels
+ * once at start and may move the choice down to a faster one
+ * (dispatch_set(), before any thread).
  * The AEAD composition (aead/chachapoly.c) reads the choice only through
- * the aead/kern.h entry points (aead/kern.c): chacha20, hchacha20 (the proved one at
- * the portable level), poly_blocks, body and open_body.
+ * the aead/kern.h entry points (aead/kern.c): chacha20, hchacha20 (the
+ * proved one at the portable level), poly_blocks, body and open_body.
  * Depends on: cpu.h, kernels.h, chacha20/ref.h. Never includes immintrin.h.
  * Thread-safety: dispatch_init() runs once before main() (a constructor in
  * dispatch.c) and may be called again from main() before any thread
  * (idempotent; later calls return at once); afterwards everything here is
  * read-only. dispatch_force() and dispatch_stitch() are for tests and
  * benches only; dispatch_set() for calibrate.c (before any thread).
- * Not proved; tests/unit/test_kernels.c walks dispatch_list().
+ * Not proved; tests/unit/test_kernels.c walks every table against the
+ * proved ref functions.
  */
 #ifndef VCRYPTFS_DISPATCH_H
 #define VCRYPTFS_DISPATCH_H
@@ -43,9 +57,46 @@ struct dispatch_kernel {
 	unsigned needs;	 /* CPU_* bits required */
 };
 
+/* One HChaCha20 (never needs a CPU bit): used from `level` up to the next
+ * entry's level. */
+struct dispatch_hchacha {
+	const char *name; /* "portable", "fast" */
+	enum dispatch_level level;
+	hchacha20_fn fn;
+};
+
+/* One Poly1305 blocks function: used from `level` up (the highest entry
+ * at or below the chosen level whose get() is not NULL). get NULL: no
+ * blocks function (kern_poly1305_pad16 runs the proved poly1305_pad16
+ * alone); else get() returns NULL when the CPU (after cpu_mask) lacks
+ * `needs`. */
+struct dispatch_poly {
+	const char *name; /* "portable", "avx2", "ifma" */
+	enum dispatch_level level;
+	unsigned needs; /* CPU_* bits required */
+	poly1305_blocks_fn (*get)(void);
+};
+
+/* The stitched seal and open bodies of one level (used at that level
+ * only). seal()/open() return NULL when the CPU (after cpu_mask) lacks
+ * `needs`; `unless` (NULL: none) is a Poly1305 getter that rules the
+ * bodies out when it returns a function (avx512: with IFMA, ChaCha20 then
+ * the IFMA Poly1305 measured as fast as the bodies). */
+struct dispatch_body {
+	const char *name; /* "ssse3", "avx", "avx2", "avx512" */
+	enum dispatch_level level;
+	unsigned needs; /* CPU_* bits required (BMI2: see kernels.h) */
+	chachapoly_body_fn (*seal)(void);
+	chachapoly_body_fn (*open)(void);
+	poly1305_blocks_fn (*unless)(void);
+};
+
 /* The chosen kernel, with its function pointers resolved. */
 struct dispatch_choice {
-	const struct dispatch_kernel *kernel;
+	const struct dispatch_kernel *kernel;	/* ChaCha20: the level */
+	const struct dispatch_hchacha *hkernel; /* never NULL */
+	const struct dispatch_poly *pkernel;	/* never NULL */
+	const struct dispatch_body *bkernel;	/* NULL: no bodies */
 	chacha20_xor_fn chacha20;
 	chacha20_poly_fn stitched; /* tests only (the composition does not
 				    * use it); NULL unless dispatch_stitch */
@@ -65,8 +116,24 @@ chacha20_xor_fn dispatch_kernel_get(const struct dispatch_kernel *k);
 /* k's stitched seal, or NULL when it has none or the CPU rules it out. */
 chacha20_poly_fn dispatch_stitched_get(const struct dispatch_kernel *k);
 
-/* The compiled table, lowest level first; *n receives its length. */
+/* The compiled tables, lowest level first; *n receives the length.
+ * ChaCha20 (the levels), HChaCha20, Poly1305 blocks, bodies. */
 const struct dispatch_kernel *dispatch_list(size_t *n);
+const struct dispatch_hchacha *dispatch_hchacha_list(size_t *n);
+const struct dispatch_poly *dispatch_poly_list(size_t *n);
+const struct dispatch_body *dispatch_body_list(size_t *n);
+
+/* The entries level k takes (what dispatch_init() or dispatch_set(k)
+ * would put in the choice, on the CPU as masked now): the HChaCha20 and
+ * the Poly1305 blocks entries (never NULL) and the bodies entry (NULL:
+ * none, or its getters give NULL). */
+const struct dispatch_hchacha *dispatch_hchacha_for(enum dispatch_level l);
+const struct dispatch_poly *dispatch_poly_for(enum dispatch_level l);
+const struct dispatch_body *dispatch_body_for(enum dispatch_level l);
+
+/* e's blocks function: NULL for the portable entry, or when the CPU
+ * rules it out. */
+poly1305_blocks_fn dispatch_poly_get(const struct dispatch_poly *e);
 
 /*
  * Probe the CPU, read VCRYPTFS_IMPL, pick the best allowed kernel. Unknown

@@ -49,8 +49,9 @@ chacha20_xor_fn chacha20_avx_get(void);
 chacha20_xor_fn chacha20_avx2_get(void);
 chacha20_xor_fn chacha20_avx512_get(void);
 
-/* HChaCha20 with the signature of hchacha20 (chacha20/ref.h); dispatch.c
- * runs the scalar one of chacha20/fastblock.h at every level. */
+/* HChaCha20 with the signature of hchacha20 (chacha20/ref.h); dispatch.c's
+ * HChaCha20 table runs the scalar one of chacha20/fastblock.h at every
+ * SIMD level. */
 typedef void (*hchacha20_fn)(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16]);
 

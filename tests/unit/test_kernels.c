@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every ChaCha20 kernel the CPU offers (dispatch_list) against the proved
- * portable chacha20/ref.c, the 64-bit Poly1305 and the AVX2 and IFMA block
- * loops (poly1305/avx2.c, poly1305/ifma.c) against poly1305/ref.c, and the
- * AEAD composition (aead/chachapoly.c through the aead/kern.h entry points) on
- * each kernel, with and without the stitched bodies, against an RFC 8439
- * 2.8 composition of the ref functions written here (ref_xseal) and the
- * Wycheproof chacha20/xchacha20-poly1305 files. A kernel the CPU lacks is
- * reported SKIP, never PASS.
+ * Every entry of the dispatcher's tables the CPU offers against the
+ * proved ref functions: each ChaCha20 kernel (dispatch_list) against
+ * chacha20/ref.c; the 64-bit Poly1305 and each Poly1305 blocks entry
+ * (dispatch_poly_list: poly1305/avx2.c, poly1305/ifma.c) against
+ * poly1305/ref.c; each HChaCha20 entry (dispatch_hchacha_list) against
+ * hchacha20; each seal and open body (dispatch_body_list), called
+ * directly, against an RFC 8439 2.8 composition of the ref functions
+ * written here (ref_seal); the lookup rules (which entries each level
+ * takes, "tables"); and the AEAD composition (aead/chachapoly.c through
+ * the aead/kern.h entry points) on each kernel, with and without the
+ * stitched bodies, against ref_xseal and the Wycheproof
+ * chacha20/xchacha20-poly1305 files. An entry the CPU lacks is reported
+ * SKIP, never PASS.
  * Usage: test_kernels [quick] [test-name-substring...]; "quick" (or
  * VCRYPTFS_TEST_QUICK=1) trims the random sweeps for qemu runs.
  * Prints "cpu: <features>" and "chosen: <kernel>" lines for
  * tests/checks/40-qemu.sh.
  * Over 600 lines on purpose: every kernel goes through the same sweeps
- * (one name-table row per kernel), which share the kernel list and the
- * quick mode.
+ * (one name-table row per kernel, plus "poly" and "tables"), which share
+ * the kernel list, the ref composition and the quick mode.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -39,18 +44,16 @@ static int quick;
 /* XChaCha20-Poly1305 seal (draft-irtf-cfrg-xchacha-03 2.3 over RFC 8439
  * 2.8) from the ref functions alone, independent of the dispatch: the
  * reference of the AEAD tests below. c may equal m. */
-static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
-		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
-		      const uint8_t nonce[24])
+static void ref_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		     const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		     const uint8_t n12[12])
 {
 	static const uint8_t zeros[16];
-	uint8_t sub[32], n12[12] = { 0 }, otk[64], lens[16];
+	uint8_t otk[64], lens[16];
 	struct poly1305 st;
 
-	hchacha20(sub, key, nonce);
-	memcpy(n12 + 4, nonce + 16, 8);
-	chacha20_block(otk, sub, 0, n12);
-	chacha20_xor(c, m, len, sub, 1, n12);
+	chacha20_block(otk, key, 0, n12);
+	chacha20_xor(c, m, len, key, 1, n12);
 	poly1305_init(&st, otk);
 	poly1305_update(&st, ad, adlen);
 	poly1305_update(&st, zeros, (16 - adlen % 16) % 16);
@@ -60,6 +63,18 @@ static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 	store64_le(lens + 8, (uint64_t)len);
 	poly1305_update(&st, lens, 16);
 	poly1305_final(&st, tag);
+}
+
+/* ref_seal (RFC 8439 2.8) after HChaCha20: XChaCha20-Poly1305. */
+static void ref_xseal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
+		      const uint8_t *ad, size_t adlen, const uint8_t key[32],
+		      const uint8_t nonce[24])
+{
+	uint8_t sub[32], n12[12] = { 0 };
+
+	hchacha20(sub, key, nonce);
+	memcpy(n12 + 4, nonce + 16, 8);
+	ref_seal(c, tag, m, len, ad, adlen, sub, n12);
 }
 
 /* Known-answer vectors from RFC 8439: A.1 #1 and #2 (keystream) and
@@ -706,15 +721,203 @@ static void test_stitched(const struct dispatch_kernel *k)
 		 k->name, cases, MAXLEN + 512);
 }
 
+/* The Poly1305 table (dispatch_poly_list): every entry with a blocks
+ * function against the portable Poly1305 (the portable entry is the
+ * proved poly1305_pad16 itself). */
 static void test_polys(void)
 {
+	const struct dispatch_poly *t;
+	size_t n;
+
 	test_poly_kat();
 	test_poly();
-	test_poly_vec("poly1305-avx2", poly1305_avx2_get(), "avx2");
-	test_poly_vec_blocks("poly1305-avx2", poly1305_avx2_get());
-	test_poly_vec("poly1305-ifma", poly1305_ifma_get(),
-		      "avx512f, avx512vl or avx512ifma");
-	test_poly_vec_blocks("poly1305-ifma", poly1305_ifma_get());
+	t = dispatch_poly_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[48], need[64];
+		poly1305_blocks_fn fn = dispatch_poly_get(&t[i]);
+
+		if (t[i].get == NULL)
+			continue;
+		snprintf(name, sizeof(name), "poly1305-%s", t[i].name);
+		cpu_feature_names(t[i].needs, need, sizeof(need));
+		test_poly_vec(name, fn, need);
+		test_poly_vec_blocks(name, fn);
+	}
+}
+
+/* The HChaCha20 table (dispatch_hchacha_list): every entry against the
+ * proved hchacha20, called directly (test_hchacha checks the dispatched
+ * one per level). */
+static void test_hchacha_table(void)
+{
+	size_t n;
+	const struct dispatch_hchacha *t = dispatch_hchacha_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		int bad = 0;
+
+		for (int j = 0; j < 200; j++) {
+			uint8_t key[32], nonce[16], a[32], b[32];
+
+			th_rand(key, 32);
+			th_rand(nonce, 16);
+			if (j == 0) {
+				memset(key, 0xff, 32);
+				memset(nonce, 0xff, 16);
+			}
+			hchacha20(a, key, nonce);
+			t[i].fn(b, key, nonce);
+			if (memcmp(a, b, 32) != 0)
+				bad++;
+		}
+		th_check(bad == 0, "hchacha20-%s == hchacha20 (200 cases)",
+			 t[i].name);
+	}
+}
+
+/* blocks per SIMD step of the ChaCha20 kernel of level l */
+static size_t level_step(enum dispatch_level l)
+{
+	size_t n;
+	const struct dispatch_kernel *k = dispatch_list(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (k[i].level == l)
+			return 64 * (size_t)k[i].blocks;
+	return 64;
+}
+
+/* finish a body's MAC as aead/kern.c does: pad16(c), lengths, tag */
+static void body_finish(struct poly1305_fast *mac, uint8_t tag[16],
+			size_t adlen, size_t len)
+{
+	static const uint8_t zeros16[16];
+	uint8_t lens[16];
+
+	poly1305_fast_update(mac, zeros16, (16 - len % 16) % 16);
+	store64_le(lens, (uint64_t)adlen);
+	store64_le(lens + 8, (uint64_t)len);
+	poly1305_fast_update(mac, lens, 16);
+	poly1305_fast_final(mac, tag);
+}
+
+/* The bodies table (dispatch_body_list): every entry the CPU runs, its
+ * seal and open bodies called directly (not through the choice: the
+ * avx512 ones too on an IFMA CPU, where the level does not use them)
+ * against ref_seal, lengths from one SIMD step of the level to
+ * KERN_OPEN_MAX (quick: a stride), odd alignments, seal in place. */
+static void test_body_table(void)
+{
+	static uint8_t m[4096 + 8], c1[4096 + 8], c2[4096 + 8], back[4096 + 8];
+	size_t n;
+	const struct dispatch_body *t = dispatch_body_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		chachapoly_body_fn seal = t[i].seal(), open = t[i].open();
+		size_t step = quick ? 251 : 13, lo = level_step(t[i].level);
+		int bad = 0, cases = 0;
+
+		if (seal == NULL || open == NULL) {
+			char need[64];
+
+			th_skip("body-%s: not run (CPU lacks %s or "
+				"VCRYPTFS_IMPL capped it)",
+				t[i].name,
+				cpu_feature_names(t[i].needs, need,
+						  sizeof(need)));
+			continue;
+		}
+		for (size_t len = lo; len <= 4096 && bad < 5; len += step) {
+			uint8_t key[32], nonce[12], ad[40], t1[16], t2[16],
+				t3[16];
+			size_t adlen = len % 41, al = 1 + len % 7;
+			struct poly1305_fast mac;
+
+			th_rand(key, 32);
+			th_rand(nonce, 12);
+			th_rand(ad, adlen);
+			th_rand(m + al, len);
+			ref_seal(c1, t1, m + al, len, ad, adlen, key, nonce);
+			memcpy(c2 + al, m + al, len);
+			seal(c2 + al, c2 + al, len, ad, adlen, key, nonce,
+			     &mac);
+			body_finish(&mac, t2, adlen, len);
+			memset(back, 0x5a, sizeof(back));
+			open(back + 8 - al, c2 + al, len, ad, adlen, key, nonce,
+			     &mac);
+			body_finish(&mac, t3, adlen, len);
+			cases++;
+			if (memcmp(c1, c2 + al, len) != 0 ||
+			    memcmp(t1, t2, 16) != 0 ||
+			    memcmp(t1, t3, 16) != 0 ||
+			    memcmp(back + 8 - al, m + al, len) != 0 ||
+			    back[7 - al] != 0x5a || back[8 - al + len] != 0x5a)
+				bad++;
+		}
+		th_check(bad == 0,
+			 "body-%s: seal and open bodies == ref ChaCha20-"
+			 "Poly1305, %d lengths %zu..4096",
+			 t[i].name, cases, lo);
+	}
+}
+
+/* The lookup rules: what each level takes from each table (as dispatch.c
+ * documents them), and that dispatch_force puts exactly that in the
+ * choice. */
+static void test_lookup(void)
+{
+	size_t n;
+	const struct dispatch_kernel *k = dispatch_list(&n);
+	const struct dispatch_kernel *was = dispatch_current()->kernel;
+
+	for (size_t i = 0; i < n; i++) {
+		enum dispatch_level l = k[i].level;
+		const struct dispatch_hchacha *h = dispatch_hchacha_for(l);
+		const struct dispatch_poly *p = dispatch_poly_for(l);
+		const struct dispatch_body *b = dispatch_body_for(l);
+		int ifma = l == DISPATCH_AVX512 && poly1305_ifma_get() != NULL;
+		const char *pw = ifma ? "ifma"
+				 : l >= DISPATCH_AVX2 && poly1305_avx2_get()
+					 ? "avx2"
+					 : "portable";
+		int ok;
+
+		ok = strcmp(h->name, l == DISPATCH_PORTABLE ? "portable"
+							    : "fast") == 0 &&
+		     strcmp(p->name, pw) == 0 &&
+		     (b == NULL ||
+		      (b->level == l && strcmp(b->name, k[i].name) == 0)) &&
+		     (b == NULL || !ifma) &&
+		     (l != DISPATCH_PORTABLE || b == NULL);
+		/* a level the CPU runs has its bodies, but for avx512 with
+		 * IFMA or without BMI2 */
+		if (dispatch_kernel_get(&k[i]) != NULL)
+			ok = ok &&
+			     (b != NULL) == (l != DISPATCH_PORTABLE && !ifma &&
+					     (l != DISPATCH_AVX512 ||
+					      (cpu_features() & CPU_BMI2)));
+		if (ok && dispatch_force(k[i].name) == 0) {
+			const struct dispatch_choice *ch = dispatch_current();
+
+			ok = ch->kernel == &k[i] && ch->hkernel == h &&
+			     ch->hchacha20 == h->fn && ch->pkernel == p &&
+			     ch->poly_blocks == dispatch_poly_get(p) &&
+			     ch->bkernel == b &&
+			     ch->body == (b != NULL ? b->seal() : NULL) &&
+			     ch->open_body == (b != NULL ? b->open() : NULL);
+		}
+		th_check(ok, "level %s takes hchacha20-%s, poly1305-%s, %s%s",
+			 k[i].name, h->name, p->name,
+			 b != NULL ? "body-" : "no bodies",
+			 b != NULL ? b->name : "");
+	}
+	(void)dispatch_force(was->name);
+}
+
+/* Every table but ChaCha20's (whose entries are the per-kernel rows). */
+static void test_tables(void)
+{
+	test_hchacha_table();
+	test_body_table();
+	test_lookup();
 }
 
 /* Every test of one ChaCha20 kernel (arg: its struct dispatch_kernel). */
@@ -793,19 +996,21 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	/* the table: "poly", then one row per kernel, named after it */
 	list = dispatch_list(&n);
-	tests = calloc(n + 1, sizeof(*tests));
+	tests = calloc(n + 2, sizeof(*tests));
 	if (tests == NULL) {
 		th_fail("test_kernels: out of memory");
 		return th_exit();
 	}
 	tests[0].name = "poly";
 	tests[0].fn = test_polys;
+	tests[1].name = "tables";
+	tests[1].fn = test_tables;
 	for (size_t i = 0; i < n; i++) {
-		tests[i + 1].name = list[i].name;
-		tests[i + 1].fn_arg = test_kernel;
-		tests[i + 1].arg = &list[i];
+		tests[i + 2].name = list[i].name;
+		tests[i + 2].fn_arg = test_kernel;
+		tests[i + 2].arg = &list[i];
 	}
-	th_run(av, ap, tests, n + 1);
+	th_run(av, ap, tests, n + 2);
 	free(tests);
 	return th_exit();
 }
