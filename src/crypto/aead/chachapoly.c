@@ -8,8 +8,9 @@
  * Depends on: aead/kern.h (the entry points, with the contracts of
  * chacha20/ref.h and poly1305/ref.h), ct.h.
  * Constant time: yes; open compares tags with ct_compare before it touches
- * the output (a stitched open body decrypts into a private buffer first,
- * copied to the output only after the tag check, and wiped).
+ * the output. Seals take the level's stitched seal body when it has one;
+ * opens do not take the stitched open body (its tag-check behaviours are
+ * not proved yet, issue 20).
  * Contracts: aead/chachapoly.h over spec/aead.acsl; proved by WP
  * (component aead), the tag clauses of aead_tag admitted (issue 20).
  */
@@ -254,28 +255,12 @@ int chachapoly_open(uint8_t *m, const uint8_t *c, size_t len,
 		    const uint8_t key[32], const uint8_t nonce[12])
 {
 	uint8_t want[16];
-	uint8_t plain[KERN_OPEN_MAX];
 	int ok;
 	/*@ ghost size_t reads; */
 
-	if (len <= KERN_OPEN_MAX &&
-	    kern_chachapoly_open_body(plain, want, c, len, ad, adlen, key,
-				      nonce)) {
-		ok = ct_compare(want, tag, 16) /*@ ghost (&reads) */;
-		ct_wipe(want, sizeof(want));
-		if (ok == 0) {
-			/*@ loop invariant 0 <= i <= len;
-			    loop invariant copy: \forall integer k; 0 <= k < i ==>
-			      m[k] == plain[k];
-			    loop assigns i, m[0 .. len - 1];
-			    loop variant len - i;
-			 */
-			for (size_t i = 0; i < len; i++)
-				m[i] = plain[i];
-		}
-		ct_wipe(plain, len);
-		return ok == 0 ? 0 : -1;
-	}
+	/* no stitched open body here: with it, WP did not close the forged
+	 * and authentic behaviours (issue 20); opens run ChaCha20 and the MAC
+	 * through the kern.h entry points */
 	aead_tag(want, c, len, ad, adlen, key, nonce);
 	ok = ct_compare(want, tag, 16) /*@ ghost (&reads) */;
 	ct_wipe(want, sizeof(want));

@@ -47,30 +47,6 @@
                       \separated(tag + (0 .. 15), nonce + (0 .. 11));
     assigns c[0 .. len - 1], tag[0 .. 15];
     ensures tag: tag_ok(key, nonce, ad, adlen, c, len, tag);
-    ensures x0: \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j < len ==>
-      c[64 * k + 4 * j] == (uint8_t)(\old(m[64 * k + 4 * j]) ^
-        BYTE0(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x1: \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 1 < len ==>
-      c[64 * k + 4 * j + 1] == (uint8_t)(\old(m[64 * k + 4 * j + 1]) ^
-        BYTE1(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x2: \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 2 < len ==>
-      c[64 * k + 4 * j + 2] == (uint8_t)(\old(m[64 * k + 4 * j + 2]) ^
-        BYTE2(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x3: \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 3 < len ==>
-      c[64 * k + 4 * j + 3] == (uint8_t)(\old(m[64 * k + 4 * j + 3]) ^
-        BYTE3(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
  */
 void chachapoly_seal(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t len,
 		     const uint8_t *ad, size_t adlen, const uint8_t key[32],

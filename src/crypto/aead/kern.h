@@ -334,7 +334,7 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
       (\forall integer i; 0 <= i < len ==> m[i] == \old(m[i])) &&
       (\forall integer i; 0 <= i < 16 ==> want[i] == \old(want[i]));
     ensures want: \result == 1 ==> \forall integer i; 0 <= i < 16 ==>
-      want[i] == EXPECTED_TAG(i, key, nonce, ad, adlen, c, len);
+      want[i] == \old(EXPECTED_TAG(i, key, nonce, ad, adlen, c, len));
     ensures x0: \result == 1 ==>
       \forall integer k, j; 0 <= k && 0 <= j < 16 &&
       64 * k + 4 * j < len ==>
@@ -386,7 +386,7 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
       (\forall integer i; 0 <= i < len ==> m[i] == \old(m[i])) &&
       (\forall integer i; 0 <= i < 16 ==> want[i] == \old(want[i]));
     ensures want: \result == 1 ==> \forall integer i; 0 <= i < 16 ==>
-      want[i] == EXPECTED_TAG(i, key, nonce, ad, adlen, c, len);
+      want[i] == \old(EXPECTED_TAG(i, key, nonce, ad, adlen, c, len));
  */
 #endif
 int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
