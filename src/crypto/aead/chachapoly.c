@@ -298,32 +298,34 @@ static int open_checked(uint8_t *m, const uint8_t *c, size_t len,
 	return chachapoly_open(m, c, len, tag, ad, adlen, key, nonce);
 }
 
-/* The 12-byte IETF nonce of XChaCha20-Poly1305: 0^4 | nonce[16..23]. */
+/* The 12-byte IETF nonce of XChaCha20-Poly1305: 0^4 | nonce[16..23],
+ * byte by byte (one clause per byte: no quantifier for the provers to
+ * instantiate). */
 /*@ requires valid: \valid(n12 + (0 .. 11)) && \valid_read(nonce + (0 .. 23));
     requires sep: \separated(n12 + (0 .. 11), nonce + (0 .. 23));
     assigns n12[0 .. 11];
-    ensures n12_zero: \forall integer i; 0 <= i < 4 ==> n12[i] == 0;
-    ensures n12_nonce: \forall integer i; 0 <= i < 8 ==>
-      n12[4 + i] == \old(nonce[16 + i]);
+    ensures n12_zero: n12[0] == 0 && n12[1] == 0 && n12[2] == 0 &&
+                      n12[3] == 0;
+    ensures n12_nonce: n12[4] == \old(nonce[16]) &&
+      n12[5] == \old(nonce[17]) && n12[6] == \old(nonce[18]) &&
+      n12[7] == \old(nonce[19]) && n12[8] == \old(nonce[20]) &&
+      n12[9] == \old(nonce[21]) && n12[10] == \old(nonce[22]) &&
+      n12[11] == \old(nonce[23]);
  */
 static void xchacha_n12(uint8_t n12[12], const uint8_t nonce[24])
 {
-	/*@ loop invariant 0 <= i <= 4;
-	    loop invariant zero: \forall integer k; 0 <= k < i ==> n12[k] == 0;
-	    loop assigns i, n12[0 .. 3];
-	    loop variant 4 - i;
-	 */
-	for (int i = 0; i < 4; i++)
-		n12[i] = 0;
-	/*@ loop invariant 0 <= i <= 8;
-	    loop invariant zero: \forall integer k; 0 <= k < 4 ==> n12[k] == 0;
-	    loop invariant copy: \forall integer k; 0 <= k < i ==>
-	      n12[4 + k] == nonce[16 + k];
-	    loop assigns i, n12[4 .. 11];
-	    loop variant 8 - i;
-	 */
-	for (int i = 0; i < 8; i++)
-		n12[4 + i] = nonce[16 + i];
+	n12[0] = 0;
+	n12[1] = 0;
+	n12[2] = 0;
+	n12[3] = 0;
+	n12[4] = nonce[16];
+	n12[5] = nonce[17];
+	n12[6] = nonce[18];
+	n12[7] = nonce[19];
+	n12[8] = nonce[20];
+	n12[9] = nonce[21];
+	n12[10] = nonce[22];
+	n12[11] = nonce[23];
 }
 
 /*@ requires valid: \valid(subkey + (0 .. 31)) && \valid(n12 + (0 .. 11)) &&
@@ -359,9 +361,13 @@ static void xchacha_n12(uint8_t n12[12], const uint8_t nonce[24])
     ensures sub7: \let w = \old(HC(7, key, nonce));
       subkey[28] == BYTE0(w) && subkey[29] == BYTE1(w) &&
       subkey[30] == BYTE2(w) && subkey[31] == BYTE3(w);
-    ensures n12_zero: \forall integer i; 0 <= i < 4 ==> n12[i] == 0;
-    ensures n12_nonce: \forall integer i; 0 <= i < 8 ==>
-      n12[4 + i] == \old(nonce[16 + i]);
+    ensures n12_zero: n12[0] == 0 && n12[1] == 0 && n12[2] == 0 &&
+                      n12[3] == 0;
+    ensures n12_nonce: n12[4] == \old(nonce[16]) &&
+      n12[5] == \old(nonce[17]) && n12[6] == \old(nonce[18]) &&
+      n12[7] == \old(nonce[19]) && n12[8] == \old(nonce[20]) &&
+      n12[9] == \old(nonce[21]) && n12[10] == \old(nonce[22]) &&
+      n12[11] == \old(nonce[23]);
  */
 static void xchacha_subkey(uint8_t subkey[32], uint8_t n12[12],
 			   const uint8_t key[32], const uint8_t nonce[24])
