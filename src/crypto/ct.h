@@ -35,21 +35,14 @@
  * Compare a[0..n-1] with b[0..n-1] in time that depends only on n.
  * Returns 0 when every byte is equal, -1 otherwise. n may be 0 (returns 0).
  * The result (accept/reject) is public by design (ct_public).
- * Proof only (Frama-C sees it, the compiler sees a comment): the ghost
- * parameter reads receives the number of byte pairs read, and clause
- * "reads" says that every call reads all n of them whatever they hold:
- * no early exit. Callers that WP analyses pass a ghost local.
  */
 /*@ requires valid_a: \valid_read(a + (0 .. n - 1));
     requires valid_b: \valid_read(b + (0 .. n - 1));
-    requires valid_reads: \valid(reads);
-    assigns *reads;
+    assigns \nothing;
     ensures range: \result == 0 || \result == -1;
     ensures equal: \result == 0 <==> ct_equal(a, b, n);
-    ensures reads: *reads == n;
  */
-int ct_compare(const uint8_t *a, const uint8_t *b, size_t n)
-	/*@ ghost (size_t \ghost *reads) */;
+int ct_compare(const uint8_t *a, const uint8_t *b, size_t n);
 
 /* Set p[0..n-1] to zero in a way the optimiser may not drop. */
 /*@ requires valid: \valid((uint8_t *)p + (0 .. n - 1));
