@@ -203,6 +203,14 @@ else
 	COMPS=("${GATE[@]}")
 fi
 
+# With PROVE_FCT (the mutant runs) only some functions' goals exist: the
+# callers' preconditions of the others stay unknown, so the verdict comes
+# from the goal count (every goal WP made must be proved) and the gate
+# checks, not from the Report plugin's unknown statuses.
+UNKNOWN=ERROR
+if [ -n "${PROVE_FCT:-}" ]; then
+	UNKNOWN=SKIP
+fi
 total_ok=0 total_all=0 bad=0
 for c in "${COMPS[@]}"; do
 	component "$c" || exit 2
@@ -228,7 +236,7 @@ for c in "${COMPS[@]}"; do
 		-wp-prover "$PROVERS" -wp-par 2 -wp-timeout 10 \
 		-wp-session "$SESSION" -wp-cache "$CACHE" \
 		-wp-smoke-tests -wp-report-json "$OUT/$c.wp.json" "${FLAGS[@]}" \
-		-then -report-classify -report-unclassified-unknown ERROR \
+		-then -report-classify -report-unclassified-unknown "$UNKNOWN" \
 		-report-unclassified-warning ERROR \
 		-report-output "$OUT/$c.report.json" -report-csv "$OUT/$c.csv" \
 		>"$OUT/$c.log" 2>&1
