@@ -32,17 +32,17 @@
 #endif
 
 /*
- * Compare a[0..n-1] with b[0..n-1] in time that depends only on n.
- * Returns 0 when every byte is equal, -1 otherwise. n may be 0 (returns 0).
- * The result (accept/reject) is public by design (ct_public).
+ * Compare a[0..n-1] with b[0..n-1] in time that depends only on n; reads
+ * (ghost, proof only): every call reads all n byte pairs, no early exit.
+ * Returns 0 when every byte is equal, else -1; public (ct_public).
  */
 /*@ requires valid_a: \valid_read(a + (0 .. n - 1));
-    requires valid_b: \valid_read(b + (0 .. n - 1));
-    assigns \nothing;
+    requires valid_b: \valid_read(b + (0 .. n - 1)); requires valid_reads: \valid(reads);
+    assigns *reads;
     ensures range: \result == 0 || \result == -1;
-    ensures equal: \result == 0 <==> ct_equal(a, b, n);
- */
-int ct_compare(const uint8_t *a, const uint8_t *b, size_t n);
+    ensures equal: \result == 0 <==> ct_equal(a, b, n); ensures reads: *reads == n;
+ */ // clang-format off
+int ct_compare(const uint8_t *a, const uint8_t *b, size_t n) /*@ ghost (size_t \ghost *reads) */; // clang-format on
 
 /* Set p[0..n-1] to zero in a way the optimiser may not drop. */
 /*@ requires valid: \valid((uint8_t *)p + (0 .. n - 1));

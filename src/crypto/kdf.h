@@ -35,7 +35,7 @@ void kdf_scrypt_set_maxmem(uint64_t bytes);
  * The work bound. scrypt's cost is about N * r * p block mixes, but its
  * memory only 128 * r * (N + p) bytes: a P of 2^16 at N = 1024 needs 72
  * MiB and an hour of CPU. gocryptfs always writes P = 1, so no parameters
- * may cost more than the largest ones the memory cap admits with P = 1:
+ * may cost more than the largest ones the memory cap allows with P = 1:
  * 1 when 128 * N * r * p <= kdf_scrypt_maxmem() (N, r, p >= 1), else 0.
  */
 int kdf_scrypt_work_ok(uint64_t n, uint64_t r, uint64_t p);

@@ -11,6 +11,7 @@
  * dispatched kernels are trusted, tested against the ref functions).
  */
 #include "crypto/aead/kern.h"
+#include <stdlib.h>
 
 #include "crypto/ct.h"
 #include "crypto/dispatch.h"
@@ -215,18 +216,25 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 }
 
 /* see aead/kern.h */
-int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
-			      size_t len, const uint8_t *ad, size_t adlen,
-			      const uint8_t key[32], const uint8_t nonce[12])
+int kern_chachapoly_open_body_avail(size_t len)
+{
+	const struct dispatch_choice *ch = dispatch_current();
+
+	return ch->open_body != NULL &&
+	       len >= 64 * (size_t)ch->kernel->blocks && len <= KERN_OPEN_MAX;
+}
+
+/* see aead/kern.h: called only after kern_chachapoly_open_body_avail(len) */
+void kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
+			       size_t len, const uint8_t *ad, size_t adlen,
+			       const uint8_t key[32], const uint8_t nonce[12])
 {
 	const struct dispatch_choice *ch = dispatch_current();
 	struct poly1305_fast mac;
 
-	if (ch->open_body == NULL || len < 64 * (size_t)ch->kernel->blocks ||
-	    len > KERN_OPEN_MAX)
-		return 0;
+	if (!kern_chachapoly_open_body_avail(len))
+		abort(); /* a caller that did not ask: a bug, not an input */
 	KERN_COUNT(KERN_OPEN_BODY);
 	ch->open_body(m, c, len, ad, adlen, key, nonce, &mac);
 	body_tag(&mac, want, adlen, len);
-	return 1;
 }

@@ -19,8 +19,11 @@
  *   kern_chachapoly_seal_body  c and the tag, or 0 (nothing written) when
  *                              the level has no body for this length
  *   kern_chachapoly_open_body  the plaintext into a private buffer and the
- *                              expected tag; the composition compares the
- *                              tags, then copies or wipes
+ *                              expected tag, when
+ *                              kern_chachapoly_open_body_avail says the
+ *                              level has one for the length; the
+ *                              composition compares the tags, then copies
+ *                              or wipes
  * WP proves the composition against these prototypes (a function with a
  * contract and no body is taken as its contract says). Each body in
  * aead/kern.c calls through the dispatch table: that one indirection is the
@@ -151,7 +154,7 @@ void kern_hchacha20(uint8_t out[32], const uint8_t key[32],
 /*@ requires valid_st: \valid(st);
     requires valid_key: \valid_read(key + (0 .. 31));
     requires sep: \separated(st, key + (0 .. 31));
-    assigns *st;
+    assigns st->r[0 .. 3], st->h[0 .. 4], st->s[0 .. 3], st->buflen;
     ensures buflen: st->buflen == 0;
     ensures limbs: st->h[0] < 67108864 && st->h[1] < 67108864 + 4096 &&
                    st->h[2] < 67108864 && st->h[3] < 67108864 &&
@@ -195,6 +198,9 @@ void kern_poly1305_init(struct poly1305 *st, const uint8_t key[32]);
       POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
       st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %
       POLY_P;
+    ensures acc_nonneg: 0 <= \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2],
+      st->h[3], st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2],
+      st->r[3])));
  */
 void kern_poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len);
 
@@ -304,16 +310,30 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 			      const uint8_t key[32], const uint8_t nonce[12]);
 
 /*
- * The body of a ChaCha20-Poly1305 open in one stitched pass, when the
- * level has an open body and len is between one of its SIMD steps and
- * KERN_OPEN_MAX: m = c xor the keystream from counter 1 (m is the
- * caller's private buffer: it must not overlap c) and want = the tag that
- * (key, nonce, ad, c) should carry; returns 1. Otherwise returns 0 and
- * writes nothing. The caller compares want with the tag it was given and
- * releases m only when they match (and wipes it either way).
+ * Whether the level has a stitched open body for len bytes (len between
+ * one of its SIMD steps and KERN_OPEN_MAX): KERN_OPEN_AVAIL(len), a fact
+ * of the level chosen at run time that the composition only tests.
  */
-#ifdef CHACHA_XOR_SPEC
-/*@ requires valid_m: \valid(m + (0 .. len - 1));
+/*@ axiomatic KernOpen {
+      predicate KERN_OPEN_AVAIL(integer len);
+    }
+ */
+/*@ assigns \nothing;
+    ensures avail: \result != 0 <==> KERN_OPEN_AVAIL(len);
+    ensures small: \result != 0 ==> len <= 4096;
+ */
+int kern_chachapoly_open_body_avail(size_t len);
+/*
+ * The body of a ChaCha20-Poly1305 open in one stitched pass, when
+ * kern_chachapoly_open_body_avail(len) said so: m = c xor the keystream
+ * from counter 1 (m is the caller's private buffer: it must not overlap
+ * c) and want = the tag that (key, nonce, ad, c) should carry. The caller
+ * compares want with the tag it was given and releases m only when they
+ * match (and wipes it either way). (What m holds is not in the contract:
+ * the composition's contract says nothing of the plaintext's bytes.)
+ */
+/*@ requires avail: KERN_OPEN_AVAIL(len);
+    requires valid_m: \valid(m + (0 .. len - 1));
     requires valid_want: \valid(want + (0 .. 15));
     requires valid_c: \valid_read(c + (0 .. len - 1));
     requires valid_ad: \valid_read(ad + (0 .. adlen - 1));
@@ -329,69 +349,12 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
                        \separated(want + (0 .. 15), key + (0 .. 31)) &&
                        \separated(want + (0 .. 15), nonce + (0 .. 11));
     assigns m[0 .. len - 1], want[0 .. 15];
-    ensures result: \result == 0 || \result == 1;
-    ensures none: \result == 0 ==>
-      (\forall integer i; 0 <= i < len ==> m[i] == \old(m[i])) &&
-      (\forall integer i; 0 <= i < 16 ==> want[i] == \old(want[i]));
-    ensures want: \result == 1 ==> \forall integer i; 0 <= i < 16 ==>
-      want[i] == \old(EXPECTED_TAG(i, key, nonce, ad, adlen, c, len));
-    ensures x0: \result == 1 ==>
-      \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j < len ==>
-      m[64 * k + 4 * j] == (uint8_t)(\old(c[64 * k + 4 * j]) ^
-        BYTE0(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x1: \result == 1 ==>
-      \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 1 < len ==>
-      m[64 * k + 4 * j + 1] == (uint8_t)(\old(c[64 * k + 4 * j + 1]) ^
-        BYTE1(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x2: \result == 1 ==>
-      \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 2 < len ==>
-      m[64 * k + 4 * j + 2] == (uint8_t)(\old(c[64 * k + 4 * j + 2]) ^
-        BYTE2(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
-    ensures x3: \result == 1 ==>
-      \forall integer k, j; 0 <= k && 0 <= j < 16 &&
-      64 * k + 4 * j + 3 < len ==>
-      m[64 * k + 4 * j + 3] == (uint8_t)(\old(c[64 * k + 4 * j + 3]) ^
-        BYTE3(\old(CHACHA(j, KW(key, 0), KW(key, 1), KW(key, 2),
-          KW(key, 3), KW(key, 4), KW(key, 5), KW(key, 6), KW(key, 7),
-          CTR(1, k), KW(nonce, 0), KW(nonce, 1), KW(nonce, 2)))));
- */
-#else
-/*@ requires valid_m: \valid(m + (0 .. len - 1));
-    requires valid_want: \valid(want + (0 .. 15));
-    requires valid_c: \valid_read(c + (0 .. len - 1));
-    requires valid_ad: \valid_read(ad + (0 .. adlen - 1));
-    requires valid_key: \valid_read(key + (0 .. 31));
-    requires valid_nonce: \valid_read(nonce + (0 .. 11));
-    requires sep_m: \separated(m + (0 .. len - 1), c + (0 .. len - 1)) &&
-                    \separated(m + (0 .. len - 1), want + (0 .. 15)) &&
-                    \separated(m + (0 .. len - 1), ad + (0 .. adlen - 1)) &&
-                    \separated(m + (0 .. len - 1), key + (0 .. 31)) &&
-                    \separated(m + (0 .. len - 1), nonce + (0 .. 11));
-    requires sep_want: \separated(want + (0 .. 15), c + (0 .. len - 1)) &&
-                       \separated(want + (0 .. 15), ad + (0 .. adlen - 1)) &&
-                       \separated(want + (0 .. 15), key + (0 .. 31)) &&
-                       \separated(want + (0 .. 15), nonce + (0 .. 11));
-    assigns m[0 .. len - 1], want[0 .. 15];
-    ensures result: \result == 0 || \result == 1;
-    ensures none: \result == 0 ==>
-      (\forall integer i; 0 <= i < len ==> m[i] == \old(m[i])) &&
-      (\forall integer i; 0 <= i < 16 ==> want[i] == \old(want[i]));
-    ensures want: \result == 1 ==> \forall integer i; 0 <= i < 16 ==>
+    ensures want: \forall integer i; 0 <= i < 16 ==>
       want[i] == \old(EXPECTED_TAG(i, key, nonce, ad, adlen, c, len));
  */
-#endif
-int kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
-			      size_t len, const uint8_t *ad, size_t adlen,
-			      const uint8_t key[32], const uint8_t nonce[12]);
+void kern_chachapoly_open_body(uint8_t *m, uint8_t want[16], const uint8_t *c,
+			       size_t len, const uint8_t *ad, size_t adlen,
+			       const uint8_t key[32], const uint8_t nonce[12]);
 
 #ifndef __FRAMAC__
 /*

@@ -143,6 +143,26 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
 	 */
 }
 
+#ifdef __FRAMAC__
+/* Proof only (no code): the product fold of one block, the lemma fold of
+ * spec/poly1305_model.acsl for the block loop's values (a call gives
+ * the instance directly; the solvers need not find it by matching). */
+/*@ assigns \nothing;
+    ensures fold_l: W5(a0, a1, a2, a3, a4) * S4(r0, 4 * k1, 4 * k2, 4 * k3) ==
+      W5(DOT5(a0, r0, a1, 5 * k3, a2, 5 * k2, a3, 5 * k1, a4, 0),
+         DOT5(a0, 4 * k1, a1, r0, a2, 5 * k3, a3, 5 * k2, a4, 5 * k1),
+         DOT5(a0, 4 * k2, a1, 4 * k1, a2, r0, a3, 5 * k3, a4, 5 * k2),
+         DOT5(a0, 4 * k3, a1, 4 * k2, a2, 4 * k1, a3, r0, a4, 5 * k3),
+         a4 * r0) +
+      POLY_P * FOLDQ(a1, a2, a3, a4, k1, k2, k3);
+ */
+static void fold_lemma(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		       uint64_t a4, uint64_t r0, uint64_t k1, uint64_t k2,
+		       uint64_t k3)
+{
+}
+#endif
+
 /*
  * For each full 16-byte block of m[0..len-1] (a tail of len % 16 bytes is
  * ignored): h += block + hibit * 2^128, then h *= r mod 2^130-5, partially
@@ -153,10 +173,9 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
  * Loop invariant (words): h0 < 2.625 * 2^32, h1..h3 < 1.9375 * 2^32,
  * h4 <= 4; the worst case of a block gives h0 < 0x29cd00001 and
  * h1..h3 < 0x1ea400001 (columns < 0xea40000100000000).
- * Value (modp, issue 20): h' == the model of every full block, each
- * (h + block + hibit * 2^128) * r mod p (POLY_BLKS); a check ensures:
- * proved, but not assumed by the callers, whose goals would otherwise
- * carry the recursive POLY_BLKS term (its unfoldings drown the solvers).
+ * Value (modp): h' == the model of every full block, each
+ * (h + block + hibit * 2^128) * r mod p (POLY_BLKS); proved in component
+ * poly1305-modp, which poly1305_pad16's acc rests on.
  */
 /*@ requires valid: \valid(h + (0 .. 4)) && \valid_read(r + (0 .. 3));
     requires valid_m: \valid_read(m + (0 .. len - 1));
@@ -167,7 +186,7 @@ static POLY_INLINE void words_to_limbs(uint32_t h[5], const uint64_t w[5])
     requires r_ok: r_ok(r);
     assigns h[0 .. 4];
     ensures h_ok: h_ok(h);
-    check ensures modp: H5(h[0], h[1], h[2], h[3], h[4]) % POLY_P ==
+    ensures modp: H5(h[0], h[1], h[2], h[3], h[4]) % POLY_P ==
       \old(POLY_BLKS(H5(h[0], h[1], h[2], h[3], h[4]), m, len / 16, hibit,
                      S4(r[0], r[1], r[2], r[3]))) % POLY_P;
  */
@@ -221,7 +240,12 @@ static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
 		uint64_t d4 = top1(a4, r0) + d3 / W32;
 		uint64_t c0 = d0 / W32, c1 = d1 / W32, c2 = d2 / W32;
 
-		/* h + block == a; a * r == d (the folded columns) mod p */
+		/* h + block == a; a * r == d (the folded columns) mod p: the
+		 * product fold (fold_lemma, the lemma fold for these values),
+		 * then over the loop's names */
+#ifdef __FRAMAC__
+		fold_lemma(a0, a1, a2, a3, a4, r0, k1, k2, k3);
+#endif
 		/*@ assert fold: W5(a0, a1, a2, a3, a4) * S4(r0, r1, r2, r3) ==
 		      W5(d0, d1, d2, d3, a4 * r0) +
 		      POLY_P * FOLDQ(a1, a2, a3, a4, k1, k2, k3);
@@ -302,7 +326,9 @@ static POLY_INLINE void poly1305_blocks(uint32_t h[5], const uint32_t r[4],
  */
 static POLY_INLINE uint32_t clampw(uint32_t t)
 {
-	return t & 0x0ffffffcU;
+	/* t & 0x0ffffffc, written as bits 2..27 times 4 (the compiler emits
+	 * the and; the provers see a multiple of 4) */
+	return t / 4U % 0x4000000U * 4U;
 }
 
 /* see poly1305/ref.h */
@@ -322,12 +348,6 @@ void poly1305_init(struct poly1305 *st, const uint8_t key[32])
 	uint32_t r2 = clampw(t2);
 	uint32_t r3 = clampw(t3);
 
-	/*@ loop invariant 0 <= i <= 16;
-	    loop assigns i, st->buf[0 .. 15];
-	    loop variant 16 - i;
-	 */
-	for (int i = 0; i < 16; i++)
-		st->buf[i] = 0;
 	st->buflen = 0;
 	/*@ assert r_bounds: r0 <= 0x0fffffff && r1 <= 0x0ffffffc &&
 	                     r2 <= 0x0ffffffc && r3 <= 0x0ffffffc;
@@ -692,23 +712,181 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16])
 	wipe_state(st);
 }
 
+#ifdef __FRAMAC__
+/* Proof only (no code): lemmas of poly1305_pad16's acc, as functions so
+ * that each goal has a small context (component poly1305-pad). */
+
+/* the full blocks as the block loop reads them (POLY_BLKS) are the
+ * model's zero-padded blocks (POLY_PADN), mod p: induction on i */
+/*@ requires valid: \valid_read(h + (0 .. 4)) && \valid_read(r + (0 .. 3));
+    assigns \nothing;
+    ensures acc_bpos: 0 <= POLY_PADN(H5(h[0], h[1], h[2], h[3], h[4]) % POLY_P,
+      m, len, S4(r[0], r[1], r[2], r[3]), len / 16);
+    ensures acc_beq: POLY_BLKS(H5(h[0], h[1], h[2], h[3], h[4]), m, len / 16, 1,
+      S4(r[0], r[1], r[2], r[3])) % POLY_P ==
+      POLY_PADN(H5(h[0], h[1], h[2], h[3], h[4]) % POLY_P, m, len,
+      S4(r[0], r[1], r[2], r[3]), len / 16) % POLY_P;
+ */
+static void blks_padn(const uint8_t *m, size_t len, const uint32_t h[5],
+		      const uint32_t r[4])
+{
+	/*@ loop invariant acc_i: 0 <= i <= len / 16;
+	    loop invariant acc_pos: \let H = H5(h[0], h[1], h[2], h[3], h[4]);
+	      \let R = S4(r[0], r[1], r[2], r[3]);
+	      0 <= POLY_BLKS(H, m, i, 1, R) &&
+	      0 <= POLY_PADN(H % POLY_P, m, len, R, i);
+	    loop invariant acc_eq: \let H = H5(h[0], h[1], h[2], h[3], h[4]);
+	      \let R = S4(r[0], r[1], r[2], r[3]);
+	      POLY_BLKS(H, m, i, 1, R) % POLY_P ==
+	      POLY_PADN(H % POLY_P, m, len, R, i) % POLY_P;
+	    loop assigns i;
+	    loop variant len / 16 - i;
+	 */
+	for (size_t i = 0; i < len / 16; i++) {
+		/*@ assert acc_s: 0 <= WBLK(m, 16 * i) + P2_128 &&
+		      0 <= S4(r[0], r[1], r[2], r[3]);
+		 */
+		/*@ assert acc_s: \let H = H5(h[0], h[1], h[2], h[3], h[4]);
+		      \let R = S4(r[0], r[1], r[2], r[3]);
+		      POLY_BLKS(H, m, i + 1, 1, R) ==
+		        POLY_STEP(POLY_BLKS(H, m, i, 1, R),
+		                  WBLK(m, 16 * i) + 1 * P2_128, R);
+		 */
+		/*@ assert acc_s: \let H = H5(h[0], h[1], h[2], h[3], h[4]);
+		      \let R = S4(r[0], r[1], r[2], r[3]);
+		      POLY_PADN(H % POLY_P, m, len, R, i + 1) ==
+		        POLY_STEP(POLY_PADN(H % POLY_P, m, len, R, i),
+		                  PAD_BLOCK(m, len, i), R);
+		 */
+		/*@ assert acc_s: PAD_BLOCK(m, len, i) == WBLK(m, 16 * i) + P2_128;
+		 */
+	}
+}
+
+/* the zero-padded copy of the last k bytes is the model's last block */
+/*@ requires k: 0 < k < 16;
+    requires copy: \forall integer j; 0 <= j < k ==> last[j] == p[o + j];
+    requires zero: \forall integer j; k <= j < 16 ==> last[j] == 0;
+    assigns \nothing;
+    ensures acc_tblk: WBLK(last, 0) == ZLEN16(p, o, k);
+ */
+static void tail_block(const uint8_t last[16], const uint8_t *p, size_t o,
+		       size_t k)
+{
+}
+#endif
+
+/* Absorb the k bytes (1..15) at m + o zero-padded to a block, with its
+ * 2^128 bit: the last block of poly1305_pad16 (acc_tail: one model step
+ * with the model's zero-padded block ZLEN16). */
+/*@ requires valid_st: \valid(st);
+    requires limbs: limbs_ok(st);
+    requires mul4: st_mul4(st);
+    requires k: 0 < k < 16;
+    requires room: o + k <= SIZE_MAX;
+    requires valid_m: \valid_read(m + (o .. o + k - 1));
+    requires sep: \separated(st, m + (o .. o + k - 1));
+    assigns st->h[0 .. 4];
+    ensures limbs: limbs_ok(st);
+    ensures mul4: st_mul4(st);
+    ensures acc_tail: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
+      POLY_P == POLY_STEP(\old(H5(st->h[0], st->h[1], st->h[2], st->h[3],
+      st->h[4])), \old(ZLEN16(m, o, k)) + P2_128,
+      S4(st->r[0], st->r[1], st->r[2], st->r[3])) % POLY_P;
+ */
+static POLY_INLINE void pad_tail(struct poly1305 *st, const uint8_t *m,
+				 size_t o, size_t k)
+{
+	uint8_t last[16] = { 0 };
+
+	/*@ loop invariant 0 <= i <= k;
+	    loop invariant frame: \forall integer j; 0 <= j < k ==>
+	      m[o + j] == \at(m[o + j], Pre);
+	    loop invariant copy: \forall integer j; 0 <= j < i ==>
+	      last[j] == \at(m[o + j], Pre);
+	    loop invariant zero: \forall integer j; i <= j < 16 ==>
+	      last[j] == 0;
+	    loop assigns i, last[0 .. 15];
+	    loop variant k - i;
+	 */
+	for (size_t i = 0; i < k; i++) {
+		/*@ assert cur: \let j = i; m[o + j] == \at(m[o + j], Pre); */
+		last[i] = m[o + i];
+	}
+	/*@ assert mframe: \forall integer j; 0 <= j < k ==>
+	      m[o + j] == \at(m[o + j], Pre);
+	 */
+#ifdef __FRAMAC__
+	tail_block(last, m, o, k);
+#endif
+	/*@ assert acc_fr: ZLEN16(m, o, k) == \at(ZLEN16(m, o, k), Pre); */
+	/*@ assert acc_one: \let H = H5(st->h[0], st->h[1], st->h[2], st->h[3],
+	      st->h[4]); \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      POLY_BLKS(H, &last[0], 1, 1, R) ==
+	      POLY_STEP(H, \at(ZLEN16(m, o, k), Pre) + P2_128, R);
+	 */
+	poly1305_blocks(st->h, st->r, last, 16, 1);
+}
+
 /* see poly1305/ref.h */
 void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len)
 {
 	size_t full = len / 16 * 16;
 
+#ifdef __FRAMAC__
+	blks_padn(m, len, st->h, st->r);
+#endif
 	if (full > 0) /* m may be NULL when len is 0 */
 		poly1305_blocks(st->h, st->r, m, full, 1);
+	/*@ assert acc_mid: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+	      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) % POLY_P ==
+	      POLY_PADN(H % POLY_P, m, len, R, len / 16) % POLY_P;
+	 */
 	if (len > full) {
-		uint8_t last[16] = { 0 };
-
-		/*@ loop invariant 0 <= i <= len - full;
-		    loop assigns i, last[0 .. 15];
-		    loop variant len - full - i;
+#ifdef __FRAMAC__
+	tail:
+#endif
+		pad_tail(st, m, full, len - full);
+		/*@ assert acc_t3: 0 <= ZLEN16(m, full, len - full) + P2_128 &&
+		      0 <= \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), tail) && 0 <= S4(st->r[0], st->r[1], st->r[2], st->r[3]);
 		 */
-		for (size_t i = 0; i < len - full; i++)
-			last[i] = m[full + i];
-		poly1305_blocks(st->h, st->r, last, 16, 1);
+		/*@ assert acc_t3: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+		      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      \let B = ZLEN16(m, full, len - full) + P2_128;
+		      POLY_STEP(\at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), tail), B, R) == POLY_STEP(\at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), tail) % POLY_P, B, R) &&
+		      POLY_STEP(POLY_PADN(H % POLY_P, m, len, R, len / 16), B, R) ==
+		      POLY_STEP(POLY_PADN(H % POLY_P, m, len, R, len / 16) % POLY_P,
+		        B, R);
+		 */
+		/*@ assert acc_t3: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+		      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      \let B = ZLEN16(m, full, len - full) + P2_128;
+		      POLY_STEP(\at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), tail), B, R) ==
+		      POLY_STEP(POLY_PADN(H % POLY_P, m, len, R, len / 16), B, R);
+		 */
+		/*@ assert acc_t2: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+		      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      POLY_PADN(H % POLY_P, m, len, R, len / 16 + 1) ==
+		      POLY_STEP(POLY_PADN(H % POLY_P, m, len, R, len / 16),
+		        PAD_BLOCK(m, len, len / 16), R);
+		 */
+		/*@ assert acc_t2: PAD_BLOCK(m, len, len / 16) ==
+		      ZLEN16(m, full, len - full) + P2_128;
+		 */
+		/*@ assert acc_t2: NBLK(len) == len / 16 + 1; */
+		/*@ assert acc_t2: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+		      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
+		      POLY_P == POLY_PADN(H % POLY_P, m, len, R, NBLK(len)) %
+		      POLY_P;
+		 */
+		/*@ assert acc_t2: \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), Pre);
+		      \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      0 <= POLY_PADN(H % POLY_P, m, len, R, NBLK(len));
+		 */
+	} else {
+		/*@ assert acc_t2: NBLK(len) == len / 16; */
 	}
 }
 

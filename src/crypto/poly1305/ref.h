@@ -37,11 +37,13 @@ struct poly1305 {
 #endif
 
 /* Start a MAC with the one-time key (r | s). "limbs" is limbs_ok(st)
- * spelled out (so that it is checked field by field after the stores). */
+ * spelled out (so that it is checked field by field after the stores).
+ * buf is not written (nothing reads it before update fills it): the
+ * AEAD composition's bytes stay as they are for WP. */
 /*@ requires valid_st: \valid(st);
     requires valid_key: \valid_read(key + (0 .. 31));
     requires sep: \separated(st, key + (0 .. 31));
-    assigns *st;
+    assigns st->r[0 .. 3], st->h[0 .. 4], st->s[0 .. 3], st->buflen;
     ensures buflen: st->buflen == 0;
     ensures limbs: st->h[0] < 67108864 && st->h[1] < 67108864 + 4096 &&
                    st->h[2] < 67108864 && st->h[3] < 67108864 &&
@@ -112,6 +114,9 @@ void poly1305_final(struct poly1305 *st, uint8_t tag[16]);
       POLY_P == \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2], st->h[3],
       st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2], st->r[3]))) %
       POLY_P;
+    ensures acc_nonneg: 0 <= \old(POLY_PAD(H5(st->h[0], st->h[1], st->h[2],
+      st->h[3], st->h[4]), m, len, S4(st->r[0], st->r[1], st->r[2],
+      st->r[3])));
  */
 void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len);
 
