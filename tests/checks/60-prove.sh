@@ -51,16 +51,7 @@ case_table() {
 
 # every proofs/mutants patch still applies to today's code (make
 # prove-mutants, the long gate, would otherwise find out an hour later)
-case_mutants_apply() {
-	local p
-	for p in proofs/mutants/*.patch; do
-		if patch --dry-run -s -p1 <"$p" >/dev/null 2>&1; then
-			pass "proof mutant $(basename "$p" .patch) applies"
-		else
-			fail "proof mutant $(basename "$p" .patch): patch does not apply"
-		fi
-	done
-}
+case_mutants_apply() { patches_apply proof proofs/mutants; }
 
 run_cases case_gate case_spec case_table case_mutants_apply
 exit 0

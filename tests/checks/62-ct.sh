@@ -50,16 +50,7 @@ case_kernels() {
 }
 
 # every tests/ct/mutants patch still applies (make ct-mutants runs them)
-case_mutants_apply() {
-	local p
-	for p in tests/ct/mutants/*.patch; do
-		if patch --dry-run -s -p1 <"$p" >/dev/null 2>&1; then
-			pass "ct mutant $(basename "$p" .patch) applies"
-		else
-			fail "ct mutant $(basename "$p" .patch): patch does not apply"
-		fi
-	done
-}
+case_mutants_apply() { patches_apply ct tests/ct/mutants; }
 
 run_cases case_memcheck case_kernels case_mutants_apply
 exit 0

@@ -135,6 +135,19 @@ run_cases() {
 	fi
 	return 0
 }
+# patches_apply KIND DIR: one PASS/FAIL line per DIR/*.patch, on whether it
+# still applies to this tree (the long mutant gates would otherwise find a
+# stale patch only after make check)
+patches_apply() {
+	local p
+	for p in "$2"/*.patch; do
+		if patch --dry-run -s -p1 <"$p" >/dev/null 2>&1; then
+			pass "$1 mutant $(basename "$p" .patch) applies"
+		else
+			fail "$1 mutant $(basename "$p" .patch): patch does not apply"
+		fi
+	done
+}
 # --- shared preamble and mount helpers for the mount groups ---
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib
 # vc_tmpdir NAME: the group's private temp dir in $tmp, an empty MOUNTS
