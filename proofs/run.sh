@@ -75,7 +75,7 @@ export WHY3CONFIG=$conf
 # --- Components. FILES are analysed together; PROVERS are tried in order.
 # Callee contracts from other components appear as "Considered valid" and
 # must be listed in proofs/allowlist.txt with the component that proves them.
-GATE=(ct chacha chacha-xor chacha-word poly1305 poly1305-modp poly1305-pad aead header b64)
+GATE=(ct chacha chacha-xor chacha-word poly1305 poly1305-modp poly1305-pad poly1305-mac aead header b64)
 WIP=()
 # the ChaCha20 byte lemmas (why3/bytelemmas.mlw), for xor_word and the
 # keystream XOR only: every other goal (and cache entry) stays as it is
@@ -138,7 +138,7 @@ component() {
 		PROVERS=cvc4,z3
 		FLAGS=(-warn-unsigned-overflow -wp-skip-fct
 			"load32_le,store32_le,load64_be,store64_be"
-			-wp-prop="-acc,-acc_nonneg,-acc_pos,-acc_eq,-acc_s,-acc_bpos,-acc_beq,-acc_tblk,-acc_mid,-acc_fr,-acc_one,-acc_tail,-acc_t2,-acc_t3,-fold_l,-fold,-step,-pos,-modp,-fin,-bytes0,-bytes1,-bytes2,-bytes3,-tag")
+			-wp-prop="-acc,-acc_nonneg,-acc_pos,-acc_eq,-acc_s,-acc_bpos,-acc_beq,-acc_tblk,-acc_mid,-acc_fr,-acc_one,-acc_tail,-acc_t2,-acc_t3,-mac_pow,-mac_pw,-mac_le,-mac_wl,-mac_wp,-mac_ls,-mac_l4,-mac_wz,-mac_fin,-mac_rs,-mac_fi,-mac_fe,-mac_fp,-mac_fs,-mac_lb,-mac_li,-mac_lz,-mac_lk,-mac_lu,-mac_last,-mac_lp,-mac_l1,-mac_r,-mac_s,-mac_mid,-mac_u,-mac_acc,-mac_tag,-mac_lim,-fold_l,-fold,-step,-pos,-modp,-fin,-bytes0,-bytes1,-bytes2,-bytes3,-tag")
 		;;
 	poly1305-pad)
 		# poly1305_pad16's acc (the full blocks as the block loop reads
@@ -153,6 +153,23 @@ component() {
 			-wp-timeout 20
 			-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DVCRYPTFS_POLY1305_STEP_LEMMAS -DVCRYPTFS_POLY1305_PAD_LEMMAS"
 			-wp-prop="@lemma,acc,acc_nonneg,acc_pos,acc_eq,acc_s,acc_bpos,acc_beq,acc_tblk,acc_mid,acc_fr,acc_one,acc_tail,acc_t2,acc_t3")
+		;;
+	poly1305-mac)
+		# poly1305_mac's mac_tag: the tag is the little-endian bytes of
+		# the model's POLY1305(m, len, key) (RFC 8439 2.5.1: LEN of
+		# each block plus 256^k). The block loop's words are the
+		# model's bytes (wblk_len, with the byte lemmas of
+		# why3/bytelemmas.mlw for LE32), the model's accumulator over
+		# the full blocks is the block loop's (acc_full, induction in a
+		# ghost loop), the padded last block is POLY_BLOCK (last_len);
+		# with the POLY_STEP lemmas (VCRYPTFS_POLY1305_STEP_LEMMAS)
+		FILES=(src/crypto/poly1305/ref.c)
+		PROVERS=cvc4,z3,cvc5
+		FLAGS=(-warn-unsigned-overflow -wp-driver "$BYTEDRV"
+			-wp-timeout 20
+			-cpp-extra-args="-I$ROOT/src -D_GNU_SOURCE -DVCRYPTFS_POLY1305_STEP_LEMMAS"
+			-wp-skip-fct "load32_le,store32_le,load64_be,store64_be"
+			-wp-prop="@lemma,mac_pow,mac_pw,mac_le,mac_wl,mac_wp,mac_ls,mac_l4,mac_wz,mac_fin,mac_rs,mac_fi,mac_fe,mac_fp,mac_fs,mac_lb,mac_li,mac_lz,mac_lk,mac_lu,mac_last,mac_lp,mac_l1,mac_r,mac_s,mac_mid,mac_u,mac_acc,mac_tag,mac_lim")
 		;;
 	poly1305-modp)
 		# the block step mod p (blocks' modp and its loop invariant,

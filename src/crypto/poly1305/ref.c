@@ -926,13 +926,302 @@ void poly1305_finish(struct poly1305 *st, uint8_t tag[16])
 	wipe_state(st);
 }
 
-/* see poly1305/ref.h */
+#ifdef __FRAMAC__
+/* Proof only (no code): the lemmas of poly1305_mac's mac_tag, as functions
+ * so that each goal has a small context (component poly1305-mac). */
+
+/* 256^k for k = 0 .. 16: one unfolding of POW256 each */
+/*@ assigns \nothing;
+    ensures mac_pow: POW256(16) == P2_128;
+ */
+static void pow256_16(void)
+{
+	/*@ assert mac_pw: POW256(0) == 1; */
+	/*@ assert mac_pw: POW256(1) == 0x100; */
+	/*@ assert mac_pw: POW256(2) == 0x10000; */
+	/*@ assert mac_pw: POW256(3) == 0x1000000; */
+	/*@ assert mac_pw: POW256(4) == 0x100000000; */
+	/*@ assert mac_pw: POW256(5) == 0x10000000000; */
+	/*@ assert mac_pw: POW256(6) == 0x1000000000000; */
+	/*@ assert mac_pw: POW256(7) == 0x100000000000000; */
+	/*@ assert mac_pw: POW256(8) == 0x10000000000000000; */
+	/*@ assert mac_pw: POW256(9) == 0x1000000000000000000; */
+	/*@ assert mac_pw: POW256(10) == 0x100000000000000000000; */
+	/*@ assert mac_pw: POW256(11) == 0x10000000000000000000000; */
+	/*@ assert mac_pw: POW256(12) == 0x1000000000000000000000000; */
+	/*@ assert mac_pw: POW256(13) == 0x100000000000000000000000000; */
+	/*@ assert mac_pw: POW256(14) == 0x10000000000000000000000000000; */
+	/*@ assert mac_pw: POW256(15) == 0x1000000000000000000000000000000; */
+}
+
+/* a little-endian word of four bytes (LE32, as load32_le computes it) is
+ * their little-endian integer (the byte lemmas of why3/bytelemmas.mlw
+ * turn each shift of a byte into a product) */
+/*@ requires valid: \valid_read(p + (0 .. 3));
+    assigns \nothing;
+    ensures mac_le: LE32(p[0], p[1], p[2], p[3]) ==
+      p[0] + 0x100 * p[1] + 0x10000 * p[2] + 0x1000000 * p[3];
+ */
+static void le32_len(const uint8_t *p)
+{
+}
+
+/* one unfolding of LEN */
+/*@ requires n: 0 < n;
+    assigns \nothing;
+    ensures mac_ls: LEN(b, n) == b[0] + 256 * LEN(b + 1, n - 1);
+ */
+static void len_step(const uint8_t *b, size_t n)
+{
+}
+
+/* the first four of n >= 4 bytes at b: one little-endian word (LE32) */
+/*@ requires n: 4 <= n;
+    requires valid: \valid_read(b + (0 .. 3));
+    assigns \nothing;
+    ensures mac_l4: LEN(b, n) == LE32(b[0], b[1], b[2], b[3]) +
+      0x100000000 * LEN(b + 4, n - 4);
+ */
+static void len4(const uint8_t *b, size_t n)
+{
+	le32_len(b);
+	len_step(b, n);
+	len_step(b + 1, n - 1);
+	len_step(b + 2, n - 2);
+	len_step(b + 3, n - 3);
+}
+
+/* the 16 bytes at m + o as the block loop reads them (WBLK: four
+ * little-endian words) are their little-endian integer (LEN), which the
+ * model's blocks and s are made of */
+/*@ requires valid: \valid_read(m + (o .. o + 15));
+    requires room: o + 16 <= SIZE_MAX;
+    assigns \nothing;
+    ensures mac_wl: WBLK(m, o) == LEN(m + o, 16);
+    ensures mac_wp: 0 <= LEN(m + o, 16);
+ */
+static void wblk_len(const uint8_t *m, size_t o)
+{
+	len4(m + o, 16);
+	len4(m + o + 4, 12);
+	len4(m + o + 8, 8);
+	len4(m + o + 12, 4);
+	/*@ assert mac_wz: LEN(m + o + 16, 0) == 0; */
+}
+
+/* the model's accumulator over the first n full blocks of m (POLY_ACC)
+ * is the block loop's (POLY_BLKS from 0, each block plus 2^128):
+ * induction on i */
+/*@ requires n: n <= SIZE_MAX / 16;
+    requires valid_m: \valid_read(m + (0 .. 16 * n - 1));
+    requires valid_r: \valid_read(r + (0 .. 3));
+    assigns \nothing;
+    ensures mac_fe: POLY_ACC(m, 16 * n, S4(r[0], r[1], r[2], r[3])) ==
+      POLY_BLKS(0, m, n, 1, S4(r[0], r[1], r[2], r[3]));
+    ensures mac_fp: 0 <= POLY_ACC(m, 16 * n, S4(r[0], r[1], r[2], r[3]));
+ */
+static void acc_full(const uint8_t *m, size_t n, const uint32_t r[4])
+{
+	pow256_16();
+	/*@ loop invariant mac_fi: 0 <= i <= n;
+	    loop invariant mac_fe: \let R = S4(r[0], r[1], r[2], r[3]);
+	      POLY_ACC(m, 16 * i, R) == POLY_BLKS(0, m, i, 1, R);
+	    loop invariant mac_fp: \let R = S4(r[0], r[1], r[2], r[3]);
+	      0 <= POLY_ACC(m, 16 * i, R);
+	    loop assigns i;
+	    loop variant n - i;
+	 */
+	for (size_t i = 0; i < n; i++) {
+		wblk_len(m, 16 * i);
+		/*@ assert mac_fs: POLY_LAST(16 * i + 16) == 16; */
+		/*@ assert mac_fs: \let R = S4(r[0], r[1], r[2], r[3]);
+		      POLY_ACC(m, 16 * i + 16, R) ==
+		      POLY_STEP(POLY_ACC(m, 16 * i, R), POLY_BLOCK(m + 16 * i, 16), R);
+		 */
+		/*@ assert mac_fs: POLY_BLOCK(m + 16 * i, 16) ==
+		      WBLK(m, 16 * i) + 1 * P2_128;
+		 */
+		/*@ assert mac_fs: \let R = S4(r[0], r[1], r[2], r[3]);
+		      POLY_BLKS(0, m, i + 1, 1, R) ==
+		      POLY_STEP(POLY_BLKS(0, m, i, 1, R), WBLK(m, 16 * i) + 1 * P2_128, R);
+		 */
+		/*@ assert mac_fs: 0 <= POLY_ACC(m, 16 * i, S4(r[0], r[1], r[2], r[3])) +
+		      POLY_BLOCK(m + 16 * i, 16) && 0 <= S4(r[0], r[1], r[2], r[3]);
+		 */
+	}
+}
+
+/* the last block as poly1305_mac builds it (the k bytes at p + o, then
+ * 0x01, then zeros) is the model's POLY_BLOCK(p + o, k): LEN from the
+ * top byte down, one unfolding per byte */
+/*@ requires k: 0 < k < 16;
+    requires copy: \forall integer j; 0 <= j < k ==> last[j] == p[o + j];
+    requires one: last[k] == 1;
+    requires zero: \forall integer j; k < j < 16 ==> last[j] == 0;
+    assigns \nothing;
+    ensures mac_lb: LEN(last, 16) == POLY_BLOCK(p + o, k);
+ */
+static void last_len(const uint8_t last[16], const uint8_t *p, size_t o,
+		     size_t k)
+{
+	/*@ loop invariant mac_li: 0 <= i <= 16;
+	    loop invariant mac_lz: k < i ==> LEN(last + i, 16 - i) == 0;
+	    loop invariant mac_lk: i <= k ==>
+	      LEN(last + i, 16 - i) == LEN(p + (o + i), k - i) + POW256(k - i);
+	    loop assigns i;
+	    loop variant i;
+	 */
+	for (size_t i = 16; i > 0; i--) {
+		/*@ assert mac_lu: LEN(last + (i - 1), 17 - i) ==
+		      last[i - 1] + 256 * LEN(last + i, 16 - i);
+		 */
+		/*@ assert mac_lu: i - 1 < k ==>
+		      LEN(p + (o + (i - 1)), k - (i - 1)) ==
+		      p[o + (i - 1)] + 256 * LEN(p + (o + i), k - i);
+		 */
+		/*@ assert mac_lu: i - 1 < k ==>
+		      POW256(k - (i - 1)) == 256 * POW256(k - i);
+		 */
+		/*@ assert mac_lu: i - 1 == k ==>
+		      LEN(p + (o + k), 0) + POW256(0) == 1;
+		 */
+	}
+}
+#endif
+
+/* Absorb the k bytes (1..15) at m + o as a message's last block (RFC 8439
+ * 2.5.1): the bytes, then 0x01, then zeros, without the 2^128 bit. */
+/*@ requires valid_st: \valid(st);
+    requires mac_lim: limbs_ok(st);
+    requires mul4: st_mul4(st);
+    requires k: 0 < k < 16;
+    requires room: o + k <= SIZE_MAX;
+    requires valid_m: \valid_read(m + (o .. o + k - 1));
+    requires sep: \separated(st, m + (o .. o + k - 1));
+    assigns st->h[0 .. 4];
+    ensures mac_lim: limbs_ok(st);
+    ensures mul4: st_mul4(st);
+    ensures mac_last: H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) %
+      POLY_P == POLY_STEP(\old(H5(st->h[0], st->h[1], st->h[2], st->h[3],
+      st->h[4])), POLY_BLOCK(m + o, k),
+      S4(st->r[0], st->r[1], st->r[2], st->r[3])) % POLY_P;
+    ensures mac_lp: 0 <= POLY_BLOCK(m + o, k);
+ */
+static POLY_INLINE void last_block(struct poly1305 *st, const uint8_t *m,
+				   size_t o, size_t k)
+{
+	uint8_t last[16] = { 0 };
+
+	copy_tail(last, m + o, k);
+	last[k] = 1;
+#ifdef __FRAMAC__
+	last_len(last, m, o, k);
+	wblk_len(last, 0);
+#endif
+	/*@ assert mac_l1: \let H = H5(st->h[0], st->h[1], st->h[2], st->h[3],
+	      st->h[4]); \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      POLY_BLKS(H, &last[0], 1, 0, R) == POLY_STEP(H, POLY_BLOCK(m + o, k), R) &&
+	      0 <= POLY_BLOCK(m + o, k);
+	 */
+	poly1305_blocks(st->h, st->r, last, 16, 0);
+}
+
+/* Absorb all of m[0 .. len - 1] into a fresh accumulator: the full
+ * blocks, then the last partial one (mac_acc: the model's POLY_ACC) */
+/*@ requires valid_st: \valid(st);
+    requires mac_lim: limbs_ok(st);
+    requires mul4: st_mul4(st);
+    requires zero: st->h[0] == 0 && st->h[1] == 0 && st->h[2] == 0 &&
+                   st->h[3] == 0 && st->h[4] == 0;
+    requires valid_m: \valid_read(m + (0 .. len - 1));
+    requires sep: \separated(st, m + (0 .. len - 1));
+    assigns st->h[0 .. 4];
+    ensures mac_lim: limbs_ok(st);
+    ensures mul4: st_mul4(st);
+    ensures mac_acc: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) % POLY_P ==
+      POLY_ACC(m, len, R) && 0 <= POLY_ACC(m, len, R) < POLY_P;
+ */
+static POLY_INLINE void mac_absorb(struct poly1305 *st, const uint8_t *m,
+				   size_t len)
+{
+	size_t full = len / 16 * 16;
+
+#ifdef __FRAMAC__
+	acc_full(m, len / 16, st->r);
+#endif
+	if (full > 0) /* m may be NULL when len is 0 */
+		poly1305_blocks(st->h, st->r, m, full, 1);
+	/*@ assert mac_mid: S4(st->r[0], st->r[1], st->r[2], st->r[3]) ==
+	      \at(S4(st->r[0], st->r[1], st->r[2], st->r[3]), Pre);
+	 */
+	/*@ assert mac_mid: full == 16 * (len / 16); */
+	/*@ assert mac_mid: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      POLY_ACC(m, full, R) == POLY_BLKS(0, m, len / 16, 1, R) &&
+	      0 <= POLY_ACC(m, full, R);
+	 */
+	/*@ assert mac_mid: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) % POLY_P ==
+	      POLY_BLKS(0, m, len / 16, 1, R) % POLY_P;
+	 */
+	/*@ assert mac_mid: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) % POLY_P ==
+	      POLY_ACC(m, full, R) % POLY_P;
+	 */
+	if (len > full) {
+#ifdef __FRAMAC__
+	mid:
+#endif
+		last_block(st, m, full, len - full);
+		/*@ assert mac_u: POLY_LAST(len) == len - full; */
+		/*@ assert mac_u: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      POLY_ACC(m, len, R) == POLY_STEP(POLY_ACC(m, full, R),
+		        POLY_BLOCK(m + full, len - full), R);
+		 */
+		/*@ assert mac_u: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      \let B = POLY_BLOCK(m + full, len - full);
+		      \let H = \at(H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]), mid);
+		      0 <= H && 0 <= B && 0 <= R &&
+		      POLY_STEP(H, B, R) == POLY_STEP(H % POLY_P, B, R) &&
+		      POLY_STEP(POLY_ACC(m, full, R), B, R) ==
+		      POLY_STEP(POLY_ACC(m, full, R) % POLY_P, B, R);
+		 */
+		/*@ assert mac_u: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+		      H5(st->h[0], st->h[1], st->h[2], st->h[3], st->h[4]) % POLY_P ==
+		      POLY_ACC(m, len, R) % POLY_P;
+		 */
+	}
+	/*@ assert mac_u: \let R = S4(st->r[0], st->r[1], st->r[2], st->r[3]);
+	      0 <= POLY_ACC(m, len, R) < POLY_P;
+	 */
+}
+
+/* see poly1305/ref.h: the full blocks, then the last partial one, then
+ * the freeze and the tag (the streaming update/final give the same tag;
+ * the differential tests compare them) */
 void poly1305_mac(uint8_t tag[16], const uint8_t *m, size_t len,
 		  const uint8_t key[32])
 {
 	struct poly1305 st;
 
 	poly1305_init(&st, key);
-	poly1305_update(&st, m, len);
-	poly1305_final(&st, tag);
+#ifdef __FRAMAC__
+	wblk_len(key, 16);
+#endif
+	/*@ assert mac_r: S4(st.r[0], st.r[1], st.r[2], st.r[3]) ==
+	      \at(POLY_R(key), Pre);
+	 */
+	/*@ assert mac_s: S4(st.s[0], st.s[1], st.s[2], st.s[3]) ==
+	      \at(POLY_S(key), Pre);
+	 */
+	mac_absorb(&st, m, len);
+	/*@ assert mac_rs: S4(st.r[0], st.r[1], st.r[2], st.r[3]) ==
+	      \at(POLY_R(key), Pre) &&
+	      S4(st.s[0], st.s[1], st.s[2], st.s[3]) == \at(POLY_S(key), Pre);
+	 */
+	/*@ assert mac_fin: (H5(st.h[0], st.h[1], st.h[2], st.h[3], st.h[4]) %
+	      POLY_P + S4(st.s[0], st.s[1], st.s[2], st.s[3])) % P2_128 ==
+	      \at(POLY1305(m, len, key), Pre);
+	 */
+	poly1305_finish(&st, tag);
 }

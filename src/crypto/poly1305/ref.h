@@ -138,11 +138,15 @@ void poly1305_pad16(struct poly1305 *st, const uint8_t *m, size_t len);
  */
 void poly1305_finish(struct poly1305 *st, uint8_t tag[16]);
 
-/* One-shot: tag = Poly1305(key, m). */
+/* One-shot: tag = Poly1305(key, m). mac_tag: the tag is the 16
+ * little-endian bytes of the model's POLY1305(m, len, key)
+ * (spec/poly1305_model.acsl; component poly1305-mac). */
 /*@ requires valid_tag: \valid(tag + (0 .. 15));
     requires valid_m: \valid_read(m + (0 .. len - 1));
     requires valid_key: \valid_read(key + (0 .. 31));
     assigns tag[0 .. 15];
+    ensures mac_tag: \forall integer i; 0 <= i < 16 ==>
+      tag[i] == TAG_BYTE(\old(POLY1305(m, len, key)), i);
  */
 void poly1305_mac(uint8_t tag[16], const uint8_t *m, size_t len,
 		  const uint8_t key[32]);
