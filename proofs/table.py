@@ -6,7 +6,9 @@
 # at which CPU level, and what each one trusts). Prints the table; with
 # --write replaces the part of README between the markers
 # <!-- proof-table begin --> and <!-- proof-table end -->; with --check
-# exits 1 when that part differs from what this script makes.
+# exits 1 when that part differs from what this script makes. With
+# --functions: every function of every component's results, one row each
+# (proofs/README.md's "Per function" table).
 import glob
 import json
 import os
@@ -51,8 +53,31 @@ def table():
     return "\n".join(out) + "\n"
 
 
+def per_function():
+    order = ["ct", "chacha", "chacha-xor", "chacha-word", "poly1305",
+             "poly1305-modp", "poly1305-pad", "poly1305-mac", "aead",
+             "header", "b64"]
+    out = ["| component | function | properties | proved | closed by "
+           "(properties) |", "|---|---|---:|---:|---|"]
+    for comp in order:
+        path = os.path.join(HERE, "results", comp + ".json")
+        if not os.path.exists(path):
+            continue
+        d = json.load(open(path))
+        for fn in sorted(d["functions"]):
+            st = d["functions"][fn]
+            by = ", ".join(f"{p.split(':')[0]} {n}"
+                           for p, n in sorted(st["provers"].items()))
+            out.append(f"| {comp} | {fn} | {st['properties']} | "
+                       f"{st['proved']} | {by} |")
+    return "\n".join(out) + "\n"
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode == "--functions":
+        sys.stdout.write(per_function())
+        return 0
     if mode not in ("--check", "--write"):
         sys.stdout.write(table())
         return 0
