@@ -14,8 +14,9 @@
  *   calibration: portable 610.2, ssse3 853.0, ... MB/s (...); chosen avx2 ...
  *   kernel: avx2 (ChaCha20 avx2, 8 blocks per step; Poly1305 poly1305-64
  *   in the seal and open bodies, poly1305-avx2 (16 blocks on) and ...)
- *   (avx512 on an IFMA CPU: ...; Poly1305 poly1305-ifma (16 blocks on),
- *   poly1305-portable); every level's blocks go through the one AEAD
+ *   (avx512 on an IFMA CPU: ...; Poly1305 poly1305-ifma (16 blocks on)
+ *   in the seal and open bodies and elsewhere, ...); every level's blocks
+ *   go through the one AEAD
  *   composition (crypto/aead_xchacha.c, crypto/kern.h)
  *   aes-gcm: gcrypt (libgcrypt 1.10.1)      or: OpenSSL (libgcrypt unusable)
  */

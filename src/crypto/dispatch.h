@@ -79,16 +79,14 @@ struct dispatch_poly {
 
 /* The stitched seal and open bodies of one level (used at that level
  * only). seal()/open() return NULL when the CPU (after cpu_mask) lacks
- * `needs`; `unless` (NULL: none) is a Poly1305 getter that rules the
- * bodies out when it returns a function (avx512: with IFMA, ChaCha20 then
- * the IFMA Poly1305 measured as fast as the bodies). */
+ * `needs` (avx512: with IFMA, its bodies are ChaCha20 then the IFMA
+ * Poly1305, which need no BMI2; every IFMA CPU has BMI2). */
 struct dispatch_body {
 	const char *name; /* "ssse3", "avx", "avx2", "avx512" */
 	enum dispatch_level level;
 	unsigned needs; /* CPU_* bits required (BMI2: see kernels.h) */
 	chachapoly_body_fn (*seal)(void);
 	chachapoly_body_fn (*open)(void);
-	poly1305_blocks_fn (*unless)(void);
 };
 
 /* The chosen kernel, with its function pointers resolved. */

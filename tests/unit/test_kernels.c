@@ -885,14 +885,14 @@ static void test_lookup(void)
 		     strcmp(p->name, pw) == 0 &&
 		     (b == NULL ||
 		      (b->level == l && strcmp(b->name, k[i].name) == 0)) &&
-		     (b == NULL || !ifma) &&
 		     (l != DISPATCH_PORTABLE || b == NULL);
-		/* a level the CPU runs has its bodies, but for avx512 with
-		 * IFMA or without BMI2 */
+		/* a level the CPU runs has its bodies; avx512 has them with
+		 * IFMA (ChaCha20, then the IFMA Poly1305) or with BMI2 (the
+		 * stitched radix-2^64 ones) */
 		if (dispatch_kernel_get(&k[i]) != NULL)
 			ok = ok &&
-			     (b != NULL) == (l != DISPATCH_PORTABLE && !ifma &&
-					     (l != DISPATCH_AVX512 ||
+			     (b != NULL) == (l != DISPATCH_PORTABLE &&
+					     (l != DISPATCH_AVX512 || ifma ||
 					      (cpu_features() & CPU_BMI2)));
 		if (ok && dispatch_force(k[i].name) == 0) {
 			const struct dispatch_choice *ch = dispatch_current();
