@@ -54,12 +54,6 @@ struct v3 {
 	__m512i l0, l1, l2;
 };
 
-/* an 8-lane vector from 8 words (lane 0 first) */
-static inline __m512i vload8(const uint64_t w[8])
-{
-	return _mm512_loadu_si512((const void *)w);
-}
-
 /* s = 20 r per lane (16 r + 4 r; < 2^49 under the bounds above) */
 static inline __attribute__((always_inline)) struct v3 times20(struct v3 r)
 {
@@ -175,19 +169,25 @@ static uint64_t hsum(__m512i v)
 	return s;
 }
 
+/* limb i of rp[base - j] in lane j = 0..7 (built in registers: eight
+ * scalar stores read back as one vector would miss store forwarding) */
+static inline __m512i lane8(const uint64_t rp[17][3], int base, int i)
+{
+	return _mm512_set_epi64(
+		(long long)rp[base - 7][i], (long long)rp[base - 6][i],
+		(long long)rp[base - 5][i], (long long)rp[base - 4][i],
+		(long long)rp[base - 3][i], (long long)rp[base - 2][i],
+		(long long)rp[base - 1][i], (long long)rp[base][i]);
+}
+
 /* lanes j = 0..7 of limbs 0..2 hold rp[base - j] */
 static struct v3 lanes(const uint64_t rp[17][3], int base)
 {
-	uint64_t w[3][8];
 	struct v3 v;
 
-	for (int j = 0; j < 8; j++)
-		for (int i = 0; i < 3; i++)
-			w[i][j] = rp[base - j][i];
-	v.l0 = vload8(w[0]);
-	v.l1 = vload8(w[1]);
-	v.l2 = vload8(w[2]);
-	ct_wipe(w, sizeof(w));
+	v.l0 = lane8(rp, base, 0);
+	v.l1 = lane8(rp, base, 1);
+	v.l2 = lane8(rp, base, 2);
 	return v;
 }
 
@@ -199,7 +199,7 @@ static struct v3 lanes(const uint64_t rp[17][3], int base)
 static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 				 const uint8_t *m, size_t nblocks)
 {
-	uint64_t rp[17][3], w[3][8], c;
+	uint64_t rp[17][3], c;
 	struct v3 a, b, fa, fas, fb, fbs, r16, s16, r8;
 	size_t steps = nblocks / 16;
 	const __m512i z = _mm512_setzero_si512();
@@ -208,12 +208,21 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 		p64_blocks(h, r, m, nblocks);
 		return;
 	}
-	/* rp[k] = r^k: k = 1..8 scalar; 9..16 below (rp[0] unused) */
+	/* rp[k] = r^k: k = 1..8 scalar; 9..16 below (rp[0] unused). Three
+	 * rounds of independent products (r^2; r^3, r^4; r^5..r^8 from r^4)
+	 * instead of a chain of seven: each product is a latency-bound
+	 * chain of its own, and this setup is paid per message */
 	memset(rp, 0, sizeof(rp));
 	memcpy(rp[1], r, sizeof(rp[1]));
-	for (int k = 2; k <= 8; k++) {
-		memcpy(rp[k], rp[k - 1], sizeof(rp[k]));
-		smul(rp[k], r);
+	memcpy(rp[2], r, sizeof(rp[2]));
+	smul(rp[2], r);
+	memcpy(rp[3], rp[2], sizeof(rp[3]));
+	memcpy(rp[4], rp[2], sizeof(rp[4]));
+	smul(rp[3], rp[1]);
+	smul(rp[4], rp[2]);
+	for (int k = 5; k <= 8; k++) {
+		memcpy(rp[k], rp[4], sizeof(rp[k]));
+		smul(rp[k], rp[k - 4]);
 	}
 	/* fb lanes: r^8 .. r^1; fa = fb * r^8: r^16 .. r^9 */
 	fb = lanes(rp, 8);
@@ -229,13 +238,9 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 	r16.l2 = _mm512_permutexvar_epi64(z, fa.l2);
 	s16 = times20(r16);
 	/* A starts with h in lane 0, B with zero */
-	memset(w, 0, sizeof(w));
-	w[0][0] = h[0];
-	w[1][0] = h[1];
-	w[2][0] = h[2];
-	a.l0 = vload8(w[0]);
-	a.l1 = vload8(w[1]);
-	a.l2 = vload8(w[2]);
+	a.l0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)h[0]);
+	a.l1 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)h[1]);
+	a.l2 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)h[2]);
 	b.l0 = z;
 	b.l1 = z;
 	b.l2 = z;
@@ -264,7 +269,6 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 	h[1] += c;
 	p64_blocks(h, r, m + 256 * steps, nblocks - 16 * steps);
 	ct_wipe(rp, sizeof(rp));
-	ct_wipe(w, sizeof(w));
 }
 
 /* see kernels.h */
