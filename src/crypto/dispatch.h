@@ -143,6 +143,15 @@ void dispatch_init(void);
 /* The current choice (calls dispatch_init() if it has not run). */
 const struct dispatch_choice *dispatch_current(void);
 
+/* The shortest text (bytes) the seal and open bodies of choice ch take:
+ * one SIMD step, at most 8 blocks (the avx512 bodies hand 8..15 blocks to
+ * the AVX2 ones, which every AVX-512 CPU has: a 16-block step for fewer
+ * blocks computes 16). */
+static inline size_t dispatch_body_min(const struct dispatch_choice *ch)
+{
+	return 64 * (size_t)(ch->kernel->blocks < 8 ? ch->kernel->blocks : 8);
+}
+
 /* VCRYPTFS_IMPL as given ("auto" when unset or empty). */
 const char *dispatch_requested(void);
 

@@ -85,7 +85,7 @@ static void expected(unsigned long want[KERN_NTARGETS], int open, size_t len,
 {
 	const struct dispatch_choice *ch = dispatch_current();
 	int simd = ch->chacha20 != chacha20_xor;
-	size_t step = 64 * (size_t)ch->kernel->blocks;
+	size_t step = dispatch_body_min(ch);
 	/* opens take the stitched open body up to KERN_OPEN_MAX bytes (the
 	 * plaintext waits in a private buffer until the tag verifies) */
 	int body = open ? ch->open_body != NULL && len >= step &&

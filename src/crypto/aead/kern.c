@@ -207,7 +207,7 @@ int kern_chachapoly_seal_body(uint8_t *c, uint8_t tag[16], const uint8_t *m,
 	const struct dispatch_choice *ch = dispatch_current();
 	struct poly1305_fast mac;
 
-	if (ch->body == NULL || len < 64 * (size_t)ch->kernel->blocks)
+	if (ch->body == NULL || len < dispatch_body_min(ch))
 		return 0;
 	KERN_COUNT(KERN_SEAL_BODY);
 	ch->body(c, m, len, ad, adlen, key, nonce, &mac);
@@ -220,8 +220,8 @@ int kern_chachapoly_open_body_avail(size_t len)
 {
 	const struct dispatch_choice *ch = dispatch_current();
 
-	return ch->open_body != NULL &&
-	       len >= 64 * (size_t)ch->kernel->blocks && len <= KERN_OPEN_MAX;
+	return ch->open_body != NULL && len >= dispatch_body_min(ch) &&
+	       len <= KERN_OPEN_MAX;
 }
 
 /* see aead/kern.h: called only after kern_chachapoly_open_body_avail(len) */

@@ -81,6 +81,12 @@ static uint32_t chacha20_avx512_xor(uint8_t *out, const uint8_t *in, size_t len,
 				    const uint8_t key[32], uint32_t counter,
 				    const uint8_t nonce[12])
 {
+	chacha20_xor_fn half = chacha20_avx2_get();
+
+	/* below one 16-block step the 8-block AVX2 kernel (every AVX-512
+	 * CPU has AVX2): a 16-block step for 2..15 blocks computes 16 */
+	if (len < 64 * CS_BLOCKS && half != NULL)
+		return half(out, in, len, key, counter, nonce);
 	return cs_xor(out, in, len, key, counter, nonce);
 }
 
@@ -253,12 +259,29 @@ static inline void z_body_ifma(uint8_t *out, const uint8_t *in, size_t len,
 	poly1305_fast_update(mac, ct, total);
 }
 
+/* a text shorter than one 16-block step to the AVX2 body fn (when there
+ * is one; 1 when it ran): every AVX-512 CPU has AVX2, and a 16-block step
+ * for 8..15 blocks computes 16 */
+static inline int z_half(chachapoly_body_fn fn, uint8_t *out, const uint8_t *in,
+			 size_t len, const uint8_t *ad, size_t adlen,
+			 const uint8_t key[32], const uint8_t nonce[12],
+			 struct poly1305_fast *mac)
+{
+	if (fn == NULL)
+		return 0;
+	fn(out, in, len, ad, adlen, key, nonce, mac);
+	return 1;
+}
+
 static void chachapoly_body_avx512_ifma(uint8_t *c, const uint8_t *m,
 					size_t len, const uint8_t *ad,
 					size_t adlen, const uint8_t key[32],
 					const uint8_t nonce[12],
 					struct poly1305_fast *mac)
 {
+	if (len < 64 * CS_BLOCKS && z_half(chachapoly_body_avx2_get(), c, m,
+					   len, ad, adlen, key, nonce, mac))
+		return;
 	z_body_ifma(c, m, len, ad, adlen, key, nonce, mac, 0,
 		    poly1305_ifma_get());
 }
@@ -270,6 +293,9 @@ static void chachapoly_open_body_avx512_ifma(uint8_t *m, const uint8_t *c,
 					     const uint8_t nonce[12],
 					     struct poly1305_fast *mac)
 {
+	if (len < 64 * CS_BLOCKS && z_half(chachapoly_open_body_avx2_get(), m,
+					   c, len, ad, adlen, key, nonce, mac))
+		return;
 	z_body_ifma(m, c, len, ad, adlen, key, nonce, mac, 1,
 		    poly1305_ifma_get());
 }
@@ -281,6 +307,9 @@ static void chachapoly_body_avx512(uint8_t *c, const uint8_t *m, size_t len,
 				   const uint8_t nonce[12],
 				   struct poly1305_fast *mac)
 {
+	if (len < 64 * CS_BLOCKS && z_half(chachapoly_body_avx2_get(), c, m,
+					   len, ad, adlen, key, nonce, mac))
+		return;
 	z_body(c, m, len, ad, adlen, key, nonce, mac, 0);
 }
 
@@ -290,6 +319,9 @@ static void chachapoly_open_body_avx512(uint8_t *m, const uint8_t *c,
 					const uint8_t nonce[12],
 					struct poly1305_fast *mac)
 {
+	if (len < 64 * CS_BLOCKS && z_half(chachapoly_open_body_avx2_get(), m,
+					   c, len, ad, adlen, key, nonce, mac))
+		return;
 	z_body(m, c, len, ad, adlen, key, nonce, mac, 1);
 }
 
