@@ -215,8 +215,9 @@ static inline void z_body(uint8_t *out, const uint8_t *in, size_t len,
  * step (a lone 1-block ChaCha20 is a latency-bound chain of its own: 7%
  * of a 4 KiB seal here), then the IFMA Poly1305 (poly1305/ifma.c, through
  * poly1305_fast_use) over ad | pad16(ad) and the whole ciphertext, which
- * is still in L1. Any len (block 0 alone below 64 * CS_BLOCKS, which
- * kern_chachapoly_seal_body never hands over); mac_in as for z_body.
+ * is still in L1. Any len (block 0 alone below 64 * CS_BLOCKS; the
+ * wrappers below hand such texts to the AVX2 bodies when there are any);
+ * mac_in as for z_body.
  */
 static inline void z_body_ifma(uint8_t *out, const uint8_t *in, size_t len,
 			       const uint8_t *ad, size_t adlen,
@@ -228,35 +229,23 @@ static inline void z_body_ifma(uint8_t *out, const uint8_t *in, size_t len,
 	uint32_t st[16];
 	uint8_t otk[64];
 	const uint8_t *ct = mac_in ? in : out;
-	size_t total = len;
-	uint32_t counter = 1;
+	const size_t step = 64 * CS_BLOCKS;
 
 	cs_init(st, key, nonce);
-	if (len >= 64 * CS_BLOCKS) {
-		z_step(out, in, st, counter, otk, NULL, NULL);
-		counter += CS_BLOCKS;
-		out += 64 * CS_BLOCKS;
-		in += 64 * CS_BLOCKS;
-		len -= 64 * CS_BLOCKS;
+	if (len >= step) {
+		z_step(out, in, st, 1, otk, NULL, NULL);
+		cs_run(out + step, in + step, len - step, st, 1 + CS_BLOCKS);
 	} else {
 		row_block(otk, st, 0);
+		cs_run(out, in, len, st, 1);
 	}
-	while (len >= 64 * CS_BLOCKS) {
-		cs_batch(out, in, st, counter);
-		counter += CS_BLOCKS;
-		out += 64 * CS_BLOCKS;
-		in += 64 * CS_BLOCKS;
-		len -= 64 * CS_BLOCKS;
-	}
-	if (len > 0)
-		cs_tail(out, in, len, st, counter);
 	ct_wipe(st, sizeof(st));
 	poly1305_fast_init(mac, otk);
 	ct_wipe(otk, sizeof(otk));
 	poly1305_fast_use(mac, pb);
 	poly1305_fast_update(mac, ad, adlen);
 	poly1305_fast_update(mac, zeros, (16 - adlen % 16) % 16);
-	poly1305_fast_update(mac, ct, total);
+	poly1305_fast_update(mac, ct, len);
 }
 
 /* a text shorter than one 16-block step to the AVX2 body fn (when there

@@ -204,14 +204,11 @@ static inline uint32_t cs_tail(uint8_t *out, const uint8_t *in, size_t len,
 	return counter + (uint32_t)nblocks;
 }
 
-/* chacha20_xor contract (chacha20/ref.h) with CS_BLOCKS blocks per step */
-static inline uint32_t cs_xor(uint8_t *out, const uint8_t *in, size_t len,
-			      const uint8_t key[32], uint32_t counter,
-			      const uint8_t nonce[12])
+/* out = in ^ the keystream of the state st from block counter on (whole
+ * steps, then the tail); returns the next block counter */
+static inline uint32_t cs_run(uint8_t *out, const uint8_t *in, size_t len,
+			      const uint32_t st[16], uint32_t counter)
 {
-	uint32_t st[16];
-
-	cs_init(st, key, nonce);
 	while (len >= 64 * CS_BLOCKS) {
 		cs_batch(out, in, st, counter);
 		counter += CS_BLOCKS;
@@ -221,6 +218,18 @@ static inline uint32_t cs_xor(uint8_t *out, const uint8_t *in, size_t len,
 	}
 	if (len > 0)
 		counter = cs_tail(out, in, len, st, counter);
+	return counter;
+}
+
+/* chacha20_xor contract (chacha20/ref.h) with CS_BLOCKS blocks per step */
+static inline uint32_t cs_xor(uint8_t *out, const uint8_t *in, size_t len,
+			      const uint8_t key[32], uint32_t counter,
+			      const uint8_t nonce[12])
+{
+	uint32_t st[16];
+
+	cs_init(st, key, nonce);
+	counter = cs_run(out, in, len, st, counter);
 	ct_wipe(st, sizeof(st));
 	return counter;
 }
