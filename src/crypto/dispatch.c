@@ -84,13 +84,15 @@ static const struct dispatch_poly poly_table[] = {
  * tag check) goes with each. */
 static const struct dispatch_body body_table[] = {
 	{ "ssse3", DISPATCH_SSSE3, CPU_SSSE3, chachapoly_body_ssse3_get,
-	  chachapoly_open_body_ssse3_get },
+	  chachapoly_open_body_ssse3_get, 4 },
 	{ "avx", DISPATCH_AVX, CPU_AVX, chachapoly_body_avx_get,
-	  chachapoly_open_body_avx_get },
+	  chachapoly_open_body_avx_get, 4 },
 	{ "avx2", DISPATCH_AVX2, CPU_AVX2, chachapoly_body_avx2_get,
-	  chachapoly_open_body_avx2_get },
+	  chachapoly_open_body_avx2_get, 8 },
+	/* from 8 blocks: below its 16-block step it hands the text to the
+	 * AVX2 bodies (chacha20/avx512.c) */
 	{ "avx512", DISPATCH_AVX512, CPU_AVX512_ALL | CPU_BMI2,
-	  chachapoly_body_avx512_get, chachapoly_open_body_avx512_get },
+	  chachapoly_body_avx512_get, chachapoly_open_body_avx512_get, 8 },
 };
 
 static int initialised;

@@ -35,6 +35,7 @@
 #define VCRYPTFS_DISPATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "crypto/kernels.h"
 
@@ -87,6 +88,7 @@ struct dispatch_body {
 	unsigned needs; /* CPU_* bits required (BMI2: see kernels.h) */
 	chachapoly_body_fn (*seal)(void);
 	chachapoly_body_fn (*open)(void);
+	unsigned min_blocks; /* shortest text the bodies take, in blocks */
 };
 
 /* The chosen kernel, with its function pointers resolved. */
@@ -143,13 +145,12 @@ void dispatch_init(void);
 /* The current choice (calls dispatch_init() if it has not run). */
 const struct dispatch_choice *dispatch_current(void);
 
-/* The shortest text (bytes) the seal and open bodies of choice ch take:
- * one SIMD step, at most 8 blocks (the avx512 bodies hand 8..15 blocks to
- * the AVX2 ones, which every AVX-512 CPU has: a 16-block step for fewer
- * blocks computes 16). */
+/* The shortest text (bytes) the seal and open bodies of choice ch take
+ * (its body entry's min_blocks; SIZE_MAX when it has no bodies). */
 static inline size_t dispatch_body_min(const struct dispatch_choice *ch)
 {
-	return 64 * (size_t)(ch->kernel->blocks < 8 ? ch->kernel->blocks : 8);
+	return ch->bkernel != NULL ? 64 * (size_t)ch->bkernel->min_blocks
+				   : SIZE_MAX;
 }
 
 /* VCRYPTFS_IMPL as given ("auto" when unset or empty). */

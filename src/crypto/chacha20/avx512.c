@@ -248,18 +248,27 @@ static inline void z_body_ifma(uint8_t *out, const uint8_t *in, size_t len,
 	poly1305_fast_update(mac, ct, len);
 }
 
-/* a text shorter than one 16-block step to the AVX2 body fn (when there
- * is one; 1 when it ran): every AVX-512 CPU has AVX2, and a 16-block step
- * for 8..15 blocks computes 16 */
-static inline int z_half(chachapoly_body_fn fn, uint8_t *out, const uint8_t *in,
-			 size_t len, const uint8_t *ad, size_t adlen,
-			 const uint8_t key[32], const uint8_t nonce[12],
-			 struct poly1305_fast *mac)
+/*
+ * The seal (open 0) or open (open 1) body of this level: a text shorter
+ * than one 16-block step goes to the AVX2 body (every AVX-512 CPU has
+ * AVX2, and a 16-block step for 8..15 blocks computes 16), else with IFMA
+ * z_body_ifma, without it the stitched z_body.
+ */
+static inline void z_any(uint8_t *out, const uint8_t *in, size_t len,
+			 const uint8_t *ad, size_t adlen, const uint8_t key[32],
+			 const uint8_t nonce[12], struct poly1305_fast *mac,
+			 int open, int ifma)
 {
-	if (fn == NULL)
-		return 0;
-	fn(out, in, len, ad, adlen, key, nonce, mac);
-	return 1;
+	chachapoly_body_fn half = open ? chachapoly_open_body_avx2_get()
+				       : chachapoly_body_avx2_get();
+
+	if (len < 64 * CS_BLOCKS && half != NULL)
+		half(out, in, len, ad, adlen, key, nonce, mac);
+	else if (ifma)
+		z_body_ifma(out, in, len, ad, adlen, key, nonce, mac, open,
+			    poly1305_ifma_get());
+	else
+		z_body(out, in, len, ad, adlen, key, nonce, mac, open);
 }
 
 static void chachapoly_body_avx512_ifma(uint8_t *c, const uint8_t *m,
@@ -268,11 +277,7 @@ static void chachapoly_body_avx512_ifma(uint8_t *c, const uint8_t *m,
 					const uint8_t nonce[12],
 					struct poly1305_fast *mac)
 {
-	if (len < 64 * CS_BLOCKS && z_half(chachapoly_body_avx2_get(), c, m,
-					   len, ad, adlen, key, nonce, mac))
-		return;
-	z_body_ifma(c, m, len, ad, adlen, key, nonce, mac, 0,
-		    poly1305_ifma_get());
+	z_any(c, m, len, ad, adlen, key, nonce, mac, 0, 1);
 }
 
 static void chachapoly_open_body_avx512_ifma(uint8_t *m, const uint8_t *c,
@@ -282,11 +287,7 @@ static void chachapoly_open_body_avx512_ifma(uint8_t *m, const uint8_t *c,
 					     const uint8_t nonce[12],
 					     struct poly1305_fast *mac)
 {
-	if (len < 64 * CS_BLOCKS && z_half(chachapoly_open_body_avx2_get(), m,
-					   c, len, ad, adlen, key, nonce, mac))
-		return;
-	z_body_ifma(m, c, len, ad, adlen, key, nonce, mac, 1,
-		    poly1305_ifma_get());
+	z_any(m, c, len, ad, adlen, key, nonce, mac, 1, 1);
 }
 
 /* see kernels.h (chachapoly_body_fn): seal and open bodies */
@@ -296,10 +297,7 @@ static void chachapoly_body_avx512(uint8_t *c, const uint8_t *m, size_t len,
 				   const uint8_t nonce[12],
 				   struct poly1305_fast *mac)
 {
-	if (len < 64 * CS_BLOCKS && z_half(chachapoly_body_avx2_get(), c, m,
-					   len, ad, adlen, key, nonce, mac))
-		return;
-	z_body(c, m, len, ad, adlen, key, nonce, mac, 0);
+	z_any(c, m, len, ad, adlen, key, nonce, mac, 0, 0);
 }
 
 static void chachapoly_open_body_avx512(uint8_t *m, const uint8_t *c,
@@ -308,10 +306,7 @@ static void chachapoly_open_body_avx512(uint8_t *m, const uint8_t *c,
 					const uint8_t nonce[12],
 					struct poly1305_fast *mac)
 {
-	if (len < 64 * CS_BLOCKS && z_half(chachapoly_open_body_avx2_get(), m,
-					   c, len, ad, adlen, key, nonce, mac))
-		return;
-	z_body(m, c, len, ad, adlen, key, nonce, mac, 1);
+	z_any(m, c, len, ad, adlen, key, nonce, mac, 1, 0);
 }
 
 /* the bodies need BMI2 (MULX) besides AVX-512F/VL/BW; every AVX-512 CPU
@@ -323,11 +318,17 @@ static int body_ok(void)
 	return (cpu_features() & want) == want;
 }
 
+/* the IFMA bodies need AVX-512F/VL/BW and the IFMA Poly1305 (no BMI2) */
+static int ifma_ok(void)
+{
+	return (cpu_features() & CPU_AVX512_ALL) == CPU_AVX512_ALL &&
+	       poly1305_ifma_get() != NULL;
+}
+
 /* see kernels.h */
 chachapoly_body_fn chachapoly_body_avx512_get(void)
 {
-	if ((cpu_features() & CPU_AVX512_ALL) == CPU_AVX512_ALL &&
-	    poly1305_ifma_get() != NULL)
+	if (ifma_ok())
 		return chachapoly_body_avx512_ifma;
 	return body_ok() ? chachapoly_body_avx512 : NULL;
 }
@@ -335,8 +336,7 @@ chachapoly_body_fn chachapoly_body_avx512_get(void)
 /* see kernels.h */
 chachapoly_body_fn chachapoly_open_body_avx512_get(void)
 {
-	if ((cpu_features() & CPU_AVX512_ALL) == CPU_AVX512_ALL &&
-	    poly1305_ifma_get() != NULL)
+	if (ifma_ok())
 		return chachapoly_open_body_avx512_ifma;
 	return body_ok() ? chachapoly_open_body_avx512 : NULL;
 }
