@@ -12,6 +12,9 @@
  *                 checked, plaintext to a second buffer)
  *   stitch:NAME   N/A since the composition has no per-step stitched
  *                 seal (kept so that old command lines still parse)
+ *   xor:NAME      ChaCha20 alone on kernel NAME (the keystream XOR of a
+ *                 seal, from counter 1, no HChaCha20 and no MAC): the
+ *                 ceiling of any seal on that kernel
  *   nobody:NAME   the same as kernel:NAME without the kernel's seal and
  *                 open bodies (ChaCha20, then Poly1305: what the bodies
  *                 are measured against)
@@ -19,6 +22,8 @@
  *                 ref functions only)
  *   openssl       OpenSSL EVP_chacha20_poly1305 seal, one context reused,
  *                 only the IV changes per block (in-process)
+ *   openssl-xor   OpenSSL EVP_chacha20 alone, in-process, one context,
+ *                 a new IV per block: OpenSSL's ChaCha20 ceiling
  *   gcm           AES-256-GCM seal through our wrapper ossl_gcm_seal
  *                 (ossl_aead.c), the per-block path the filesystem uses:
  *                 16-byte IV changed per block, 24-byte AD, tag out
@@ -60,10 +65,21 @@ static void fill_bytes(uint8_t *p, size_t n)
 static uint8_t buf[MAXSIZE + 16];
 static uint8_t cbuf[MAXSIZE], ctag[16]; /* the block that open: opens */
 static uint8_t key[32], nonce[24], ad[24], tag[16];
+static uint8_t xiv[16] = { 1 }; /* EVP_chacha20: LE counter 1, nonce 0 */
 
-enum target { T_FAST, T_OPEN, T_REF, T_OSSL, T_GCM, T_GCM_EVP, T_GCM_STREAM };
+enum target {
+	T_FAST,
+	T_OPEN,
+	T_REF,
+	T_XOR,
+	T_OSSL,
+	T_OSSL_XOR,
+	T_GCM,
+	T_GCM_EVP,
+	T_GCM_STREAM
+};
 
-static EVP_CIPHER_CTX *octx, *gctx, *sctx;
+static EVP_CIPHER_CTX *octx, *xctx, *gctx, *sctx;
 
 static int one_chacha_ossl(size_t size)
 {
@@ -88,6 +104,15 @@ static int one_gcm_evp(size_t size)
 	       EVP_CIPHER_CTX_ctrl(gctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1;
 }
 
+/* EVP_chacha20 alone: its 16-byte IV is the counter (1), then the nonce */
+static int one_xor_ossl(size_t size)
+{
+	int l = 0;
+
+	return EVP_EncryptInit_ex(xctx, NULL, NULL, NULL, xiv) == 1 &&
+	       EVP_EncryptUpdate(xctx, buf, &l, buf, (int)size) == 1;
+}
+
 static int one(enum target t, size_t size)
 {
 	int l = 0;
@@ -101,8 +126,14 @@ static int one(enum target t, size_t size)
 	case T_OPEN:
 		return xchachapoly_open(buf, cbuf, size, ctag, ad, sizeof(ad),
 					key, nonce);
+	case T_XOR:
+		(void)dispatch_current()->chacha20(buf, buf, size, key, 1,
+						   nonce);
+		return 0;
 	case T_OSSL:
 		return one_chacha_ossl(size) ? 0 : -1;
+	case T_OSSL_XOR:
+		return one_xor_ossl(size) ? 0 : -1;
 	case T_GCM:
 		bench_next_iv(nonce);
 		ossl_gcm_seal(buf, tag, buf, size, ad, sizeof(ad), key, nonce,
@@ -170,7 +201,9 @@ static int ctx_init(void)
 	octx = EVP_CIPHER_CTX_new();
 	gctx = EVP_CIPHER_CTX_new();
 	sctx = EVP_CIPHER_CTX_new();
-	return octx != NULL && gctx != NULL && sctx != NULL &&
+	xctx = EVP_CIPHER_CTX_new();
+	return octx != NULL && gctx != NULL && sctx != NULL && xctx != NULL &&
+	       EVP_EncryptInit_ex(xctx, EVP_chacha20(), NULL, key, xiv) == 1 &&
 	       EVP_EncryptInit_ex(octx, EVP_chacha20_poly1305(), NULL, key,
 				  nonce) == 1 &&
 	       EVP_EncryptInit_ex(gctx, EVP_aes_256_gcm(), NULL, NULL, NULL) ==
@@ -190,6 +223,7 @@ static int pick(const char *a)
 		enum target t;
 	} plain[] = {
 		{ "openssl", T_OSSL },
+		{ "openssl-xor", T_OSSL_XOR },
 		{ "gcm", T_GCM },
 		{ "gcm-evp", T_GCM_EVP },
 		{ "gcm-stream", T_GCM_STREAM },
@@ -199,6 +233,8 @@ static int pick(const char *a)
 		return dispatch_force(a + 7) == 0 ? (int)T_FAST : -2;
 	if (strncmp(a, "open:", 5) == 0)
 		return dispatch_force(a + 5) == 0 ? (int)T_OPEN : -2;
+	if (strncmp(a, "xor:", 4) == 0)
+		return dispatch_force(a + 4) == 0 ? (int)T_XOR : -2;
 	if (strcmp(a, "ref") == 0)
 		return dispatch_force("portable") == 0 ? (int)T_REF : -2;
 	if (strncmp(a, "nobody:", 7) == 0) {
@@ -237,8 +273,8 @@ int main(int argc, char **argv)
 	if (nsizes == 0 || secs <= 0) {
 		fprintf(stderr, "usage: bench_crypto [-c] [-t SECS] "
 				"[-s BYTES[,BYTES...]] kernel:NAME|"
-				"open:NAME|stitch:NAME|nobody:NAME|ref|"
-				"openssl|gcm|"
+				"open:NAME|xor:NAME|stitch:NAME|nobody:NAME|"
+				"ref|openssl|openssl-xor|gcm|"
 				"gcm-evp|"
 				"gcm-stream...\n");
 		return 1;
@@ -282,6 +318,7 @@ int main(int argc, char **argv)
 	}
 	ossl_aead_thread_cleanup();
 	EVP_CIPHER_CTX_free(octx);
+	EVP_CIPHER_CTX_free(xctx);
 	EVP_CIPHER_CTX_free(gctx);
 	EVP_CIPHER_CTX_free(sctx);
 	return rc;

@@ -33,8 +33,13 @@
 #     GODEBUG=cpu.avx2=off,cpu.ssse3=off (its generic code);
 #   - a table per CPU class: the kernel the calibration would choose there
 #     (the 5% rule on our medians), Go's path for the class, Go's generic
-#     code and OpenSSL with the matching mask.
-# Prints tables with ratios and the goals of issues 2, 3 and 8.
+#     code and OpenSSL with the matching mask;
+#   - the ceiling of each class: ChaCha20 alone (the keystream XOR of a
+#     4 KiB seal, no HChaCha20, no MAC) on our kernel (bench_crypto
+#     xor:NAME) and on OpenSSL's EVP_chacha20 with the class's mask
+#     (openssl-xor, in-process), against Go's whole seal on that class:
+#     no seal on that kernel can beat its ChaCha20 alone.
+# Prints tables with ratios and the goals of issues 2, 3, 8 and 21.
 # Usage: bench_crypto.sh [-o DIR]: DIR/crypto.kv gets "key<TAB>median<TAB>n"
 # for every measured key (bench/bench.sh reads it).
 # Env: BUILD, BENCH_ROUNDS (7), BENCH_SECS (0.3 s per in-process
@@ -167,6 +172,10 @@ caps=("" "$CAP_NO512" "$CAP_NO512_AVX2" "$CAP_SCALAR" "" "" "$CAP_SSSE3")
 algs=(chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 chacha20-poly1305 aes-256-gcm aes-256-gcm chacha20-poly1305)
 extras=("" "" "" "" "" "-aead" "")
 okeys=(ossl ossl_no512 ossl_no512_avx2 ossl_scalar ossl_gcm ossl_gcm_aead ossl_ssse3)
+# ChaCha20 alone (the ceilings): ours per kernel, OpenSSL's per class mask
+xors=(xor:portable xor:ssse3 xor:avx xor:avx2 xor:avx512)
+xcaps=("$CAP_SSSE3" "$CAP_NO512_AVX2" "$CAP_NO512")
+xkeys=(x_ssse3 x_no512_avx2 x_no512)
 for r in $(seq 1 "$ROUNDS"); do
 	printf '\r  crypto round %d/%d ' "$r" "$ROUNDS" >&2
 	order="base native"
@@ -178,7 +187,12 @@ for r in $(seq 1 "$ROUNDS"); do
 	for which in $order; do
 		if [ "$which" = base ]; then
 			run_bc b "$slist" "$base" "${list[@]}" || exit 1
-			run_bc b 4096 "$base" open:avx2 ref || exit 1
+			run_bc b 4096 "$base" open:avx2 ref "${xors[@]}" \
+				openssl-xor || exit 1
+			for i in 0 1 2; do
+				OPENSSL_ia32cap=${xcaps[$i]} run_bc "${xkeys[$i]}" \
+					4096 "$base" openssl-xor || exit 1
+			done
 		else
 			run_bc n 4096 "$native" "${kernels[@]}" || exit 1
 		fi
@@ -311,6 +325,29 @@ for i in 0 1 2 3 4; do
 		"$(ratio "$pv" "$gg")" "$(ratio "$pv" "$ov")"
 done
 
+# The ceiling of each class: ChaCha20 alone on the kernel picked there and
+# on OpenSSL with the class's mask, against Go's whole seal on that class
+echo
+printf '%-40s %-16s %10s %10s %8s %10s\n' "ChaCha20 alone 4 KiB (ceiling), per class" \
+	"vcryptfs (kern)" "OSSL xor" "Go seal" "ours/Go" "seal/xor"
+xoss=(N/A x_ssse3.openssl-xor@4096 x_no512_avx2.openssl-xor@4096 \
+	x_no512.openssl-xor@4096 b.openssl-xor@4096)
+for i in 0 1 2 3 4; do
+	p=$(pick_upto "$i")
+	pk=${p%% *} pv=${p#* }
+	xv=N/A
+	[ "$p" = N/A ] || xv=$(val "b.xor-$pk@4096")
+	[ "$p" = N/A ] && pk=N/A pv=N/A
+	ox=N/A
+	[ "${xoss[$i]}" = N/A ] || ox=$(val "${xoss[$i]}")
+	gp=$(val "${gopath[$i]}")
+	[ "$have_go" = 1 ] || gp=N/A
+	printf '%-40s %-16s %10s %10s %8s %10s\n' "${cls[$i]}" "$xv ($pk)" \
+		"$ox" "$gp" "$(ratio "$xv" "$gp")" "$(ratio "$pv" "$xv")"
+done
+echo "(ours/Go: ChaCha20 alone over Go's whole seal, the most any seal on"
+echo " that kernel could reach; seal/xor: our seal over its ChaCha20 alone)"
+
 # best kernel of each build, for the baseline-vs-native comparison
 best() { # prefix -> max median over kernels
 	local m=0 v
@@ -336,6 +373,13 @@ goal "avx2 path / gocryptfs Go (issue 3)" "$(ratio "$avx2" "$go")" 1.0
 goal "avx2 path / OpenSSL AVX2 path (issue 3)" "$(ratio "$avx2" "$ossl_avx2")" 1.0
 goal "best path / gocryptfs Go (issues 3, 8; needs AVX-512)" "$(ratio "$bb" "$go")" 1.5
 goal "AES-GCM wrapper / openssl speed aes-256-gcm (issue 8)" "$(ratio "$gcm" "$ogcm")" 0.95
+# issue 21: the best level without AVX2 (avx, else ssse3) against Go's
+# SSSE3 path, avx2 against Go as shipped, avx512 against openssl speed
+nav=$(pick_upto 2)
+nav=${nav#* }
+goal "best non-AVX2 level / Go SSSE3 path (issue 21)" "$(ratio "$nav" "$(val go_ssse3)")" 1.2
+goal "avx2 / gocryptfs Go (issue 21)" "$(ratio "$avx2" "$go")" 1.2
+goal "avx512 / openssl speed, AVX-512 path (issue 21)" "$(ratio "$(val b.avx512@4096)" "$(val ossl)")" 0.9
 # Baseline and native builds run the same kernel code, so their gap is
 # load noise, which only ever slows a round down: besides the ratio of the
 # medians, the ratio of the fastest rounds (best of ROUNDS) is given, and
