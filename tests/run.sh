@@ -12,7 +12,7 @@
 #   groups (lib.sh's run_cases), with every line of its log shown.
 # Last line: "N passed, N failed" (", N skipped" when any were skipped).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 export VCRYPTFS_ROOT=$PWD
 # Test data (FORMAT.md, vectors/, examples/): see scripts/shared_dir.sh. Tests
 # read $VCRYPTFS_SHARED; a missing folder makes them fail, never skip.

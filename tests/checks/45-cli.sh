@@ -437,7 +437,7 @@ speed_check() {
 	nsel=$(grep -c '^AES-GCM-256-[A-Za-z]*[[:space:]].*(selected in auto mode)' speed.txt)
 	if [ "$want_gcm" = 1 ]; then
 		if [ "$nsel" != 1 ] ||
-			! grep -q "^AES-GCM-256-$gsel[[:space:]].*(selected in auto mode)" speed.txt; then
+			! grep -q "^AES-GCM-256-${gsel}[[:space:]].*(selected in auto mode)" speed.txt; then
 			bad="$bad; AES-GCM-256-$gsel not the one AES-GCM row selected ($nsel selected)"
 		fi
 	else

@@ -7,9 +7,9 @@
  * A's lanes and 16 i + 8 .. 16 i + 15 into B's; both are multiplied by
  * r^16 (Horner's rule). The last step multiplies A's lane j by r^(16 - j)
  * and B's by r^(8 - j) instead, and the 16 lanes are summed. Fewer than 16
- * trailing blocks go to p64_blocks (poly1305/x64.h). r^1..r^8 come from 7
- * scalar products (p64_block on a zero block), r^9..r^16 from one vector
- * product r^8 * (r^8 .. r^1), once per call. See kernels.h
+ * trailing blocks go to p64_blocks (poly1305/x64.h). r^1..r^8 come from
+ * three vector products in the lanes (powers8), r^9..r^16 from one more,
+ * r^8 * (r^8 .. r^1), once per call. See kernels.h
  * (poly1305_blocks_fn: same contract as poly1305_avx2_get()).
  * Spec: RFC 8439 section 2.5.1; h = sum of (m_i + 2^128) * r^(n - i).
  * Products: vpmadd52luq adds bits 0..51 and vpmadd52huq bits 52..103 of
@@ -37,9 +37,7 @@
 #if defined(__AVX512F__) && defined(__AVX512VL__) &&                           \
 	defined(__AVX512IFMA__) && !defined(__FRAMAC__)
 #include <immintrin.h>
-#include <string.h>
 
-#include "crypto/ct.h"
 #include "crypto/poly1305/x64.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -150,14 +148,6 @@ static inline __attribute__((always_inline)) struct v3 vadd_msg(
 	return h;
 }
 
-/* a = a * b with p64_block on a zero block (h = (h + 0) * r) */
-static void smul(uint64_t a[3], const uint64_t b[3])
-{
-	static const uint8_t zero[16];
-
-	p64_block(a, b, zero, 0);
-}
-
 /* the lanes of one limb of v, summed */
 static uint64_t hsum(__m512i v)
 {
@@ -169,26 +159,67 @@ static uint64_t hsum(__m512i v)
 	return s;
 }
 
-/* limb i of rp[base - j] in lane j = 0..7 (built in registers: eight
- * scalar stores read back as one vector would miss store forwarding) */
-static inline __m512i lane8(const uint64_t rp[17][3], int base, int i)
+/* lane j of each limb = lane idx[j] of v */
+static inline __attribute__((always_inline)) struct v3 vperm(struct v3 v,
+							     __m512i idx)
 {
-	return _mm512_set_epi64(
-		(long long)rp[base - 7][i], (long long)rp[base - 6][i],
-		(long long)rp[base - 5][i], (long long)rp[base - 4][i],
-		(long long)rp[base - 3][i], (long long)rp[base - 2][i],
-		(long long)rp[base - 1][i], (long long)rp[base][i]);
+	v.l0 = _mm512_permutexvar_epi64(idx, v.l0);
+	v.l1 = _mm512_permutexvar_epi64(idx, v.l1);
+	v.l2 = _mm512_permutexvar_epi64(idx, v.l2);
+	return v;
 }
 
-/* lanes j = 0..7 of limbs 0..2 hold rp[base - j] */
-static struct v3 lanes(const uint64_t rp[17][3], int base)
+/* lane j of each limb = lane idx[j] of a (idx < 8) or idx[j] - 8 of b */
+static inline __attribute__((always_inline)) struct v3 vsel(struct v3 a,
+							    __m512i idx,
+							    struct v3 b)
 {
-	struct v3 v;
+	a.l0 = _mm512_permutex2var_epi64(a.l0, idx, b.l0);
+	a.l1 = _mm512_permutex2var_epi64(a.l1, idx, b.l1);
+	a.l2 = _mm512_permutex2var_epi64(a.l2, idx, b.l2);
+	return a;
+}
 
-	v.l0 = lane8(rp, base, 0);
-	v.l1 = lane8(rp, base, 1);
-	v.l2 = lane8(rp, base, 2);
-	return v;
+/* v = v * (lanes of v where idx takes them from b, 1 elsewhere) */
+static inline __attribute__((always_inline)) struct v3 vpow_step(struct v3 v,
+								 struct v3 one,
+								 __m512i idx,
+								 struct v3 b)
+{
+	struct v3 m = vsel(one, idx, b);
+
+	return vmul(v, m, times20(m));
+}
+
+/*
+ * fb lanes j = 0..7: r^(8 - j); r8: r^8 in every lane. In vector
+ * registers only, three products deep: v = r in every lane; times r in
+ * the odd lanes (r, r^2, r, r^2, ...); times r^2 in lanes 2, 3, 6, 7
+ * (r .. r^4 twice); times r^4 in lanes 4..7 (lane j = r^(j + 1)); then
+ * reversed. The multiplier's other lanes hold 1 (limbs 1, 0, 0). Bounds:
+ * every operand is r, 1 or a vmul output (limbs < 2^44, 2^44 + 2^17,
+ * 2^42), as vmul requires. Built in registers: powers computed in
+ * general-purpose registers and moved lane by lane into vectors went
+ * through the stack (a vector load of eight scalar stores, which store
+ * forwarding cannot serve), about 100 ns of a 4 KiB seal here.
+ */
+static void powers8(const uint64_t r[3], struct v3 *fb, struct v3 *r8)
+{
+	struct v3 v, one;
+
+	v.l0 = _mm512_set1_epi64((long long)r[0]);
+	v.l1 = _mm512_set1_epi64((long long)r[1]);
+	v.l2 = _mm512_set1_epi64((long long)r[2]);
+	one.l0 = _mm512_set1_epi64(1);
+	one.l1 = _mm512_setzero_si512();
+	one.l2 = _mm512_setzero_si512();
+	v = vpow_step(v, one, _mm512_set_epi64(15, 6, 13, 4, 11, 2, 9, 0), v);
+	v = vpow_step(v, one, _mm512_set_epi64(15, 14, 5, 4, 11, 10, 1, 0),
+		      vperm(v, _mm512_set1_epi64(1)));
+	v = vpow_step(v, one, _mm512_set_epi64(15, 14, 13, 12, 3, 2, 1, 0),
+		      vperm(v, _mm512_set1_epi64(3)));
+	*r8 = vperm(v, _mm512_set1_epi64(7));
+	*fb = vperm(v, _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
 /*
@@ -199,7 +230,7 @@ static struct v3 lanes(const uint64_t rp[17][3], int base)
 static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 				 const uint8_t *m, size_t nblocks)
 {
-	uint64_t rp[17][3], c;
+	uint64_t c;
 	struct v3 a, b, fa, fas, fb, fbs, r16, s16, r8;
 	size_t steps = nblocks / 16;
 	const __m512i z = _mm512_setzero_si512();
@@ -208,34 +239,12 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 		p64_blocks(h, r, m, nblocks);
 		return;
 	}
-	/* rp[k] = r^k: k = 1..8 scalar; 9..16 below (rp[0] unused). Three
-	 * rounds of independent products (r^2; r^3, r^4; r^5..r^8 from r^4)
-	 * instead of a chain of seven: each product is a latency-bound
-	 * chain of its own, and this setup is paid per message */
-	memset(rp, 0, sizeof(rp));
-	memcpy(rp[1], r, sizeof(rp[1]));
-	memcpy(rp[2], r, sizeof(rp[2]));
-	smul(rp[2], r);
-	memcpy(rp[3], rp[2], sizeof(rp[3]));
-	memcpy(rp[4], rp[2], sizeof(rp[4]));
-	smul(rp[3], rp[1]);
-	smul(rp[4], rp[2]);
-	for (int k = 5; k <= 8; k++) {
-		memcpy(rp[k], rp[4], sizeof(rp[k]));
-		smul(rp[k], rp[k - 4]);
-	}
 	/* fb lanes: r^8 .. r^1; fa = fb * r^8: r^16 .. r^9 */
-	fb = lanes(rp, 8);
+	powers8(r, &fb, &r8);
 	fbs = times20(fb);
-	r8.l0 = _mm512_set1_epi64((long long)rp[8][0]);
-	r8.l1 = _mm512_set1_epi64((long long)rp[8][1]);
-	r8.l2 = _mm512_set1_epi64((long long)rp[8][2]);
 	fa = vmul(fb, r8, times20(r8));
 	fas = times20(fa);
-	/* r16: lane 0 of fa in every lane */
-	r16.l0 = _mm512_permutexvar_epi64(z, fa.l0);
-	r16.l1 = _mm512_permutexvar_epi64(z, fa.l1);
-	r16.l2 = _mm512_permutexvar_epi64(z, fa.l2);
+	r16 = vperm(fa, z); /* lane 0 of fa (r^16) in every lane */
 	s16 = times20(r16);
 	/* A starts with h in lane 0, B with zero */
 	a.l0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)h[0]);
@@ -268,7 +277,6 @@ static void poly1305_ifma_blocks(uint64_t h[3], const uint64_t r[3],
 	h[0] &= P64_M44;
 	h[1] += c;
 	p64_blocks(h, r, m + 256 * steps, nblocks - 16 * steps);
-	ct_wipe(rp, sizeof(rp));
 }
 
 /* see kernels.h */
