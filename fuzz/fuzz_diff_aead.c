@@ -415,9 +415,9 @@ out:
 
 /*
  * The paths a kernel takes only when a feature is hidden: the AVX2
- * bodies' MUL Poly1305 (BMI2 masked) and the avx512 stitched bodies
- * (IFMA masked; with IFMA the level runs ChaCha20, then the IFMA
- * Poly1305). Run the same checks there, then restore the mask and the
+ * bodies' MUL Poly1305 (BMI2 masked) and the avx512 radix-2^64 bodies
+ * (IFMA masked; with IFMA the level runs the IFMA Poly1305 inside the
+ * rounds). Run the same checks there, then restore the mask and the
  * kernel.
  */
 static void check_hidden(const struct fz_aead *a, const struct fz_case *k,

@@ -70,6 +70,7 @@ EMU_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -mssse3 \
 $(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20/avx512.c \
 		src/crypto/chacha20/simd.h src/crypto/chacha20/simd_row.h \
 		src/crypto/chacha20/fastblock.h src/crypto/poly1305/p64r.h \
+		src/crypto/poly1305/ifma.h \
 		tests/avx512emu/immintrin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -c $< -o $@
@@ -78,7 +79,7 @@ $(EMU_DIR)/chacha20_avx512.o: src/crypto/chacha20/avx512.c \
 # IFMA multiply-add intrinsics), as if built with -mavx512f -mavx512vl
 # -mavx512ifma; checked against poly1305/ref.c by the same program.
 $(EMU_DIR)/poly1305_ifma.o: src/crypto/poly1305/ifma.c \
-		src/crypto/poly1305/x64.h src/crypto/kernels.h \
+		src/crypto/poly1305/x64.h src/crypto/poly1305/ifma.h src/crypto/kernels.h \
 		tests/avx512emu/immintrin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EMU_FLAGS) -D__AVX512VL__ -D__AVX512IFMA__ -c $< -o $@

@@ -80,8 +80,8 @@ struct dispatch_poly {
 
 /* The stitched seal and open bodies of one level (used at that level
  * only). seal()/open() return NULL when the CPU (after cpu_mask) lacks
- * `needs` (avx512: with IFMA, its bodies are ChaCha20 then the IFMA
- * Poly1305, which need no BMI2; every IFMA CPU has BMI2). */
+ * `needs` (avx512: with IFMA, its bodies run the IFMA Poly1305 inside the
+ * rounds and need no BMI2; every IFMA CPU has BMI2). */
 struct dispatch_body {
 	const char *name; /* "ssse3", "avx", "avx2", "avx512" */
 	enum dispatch_level level;

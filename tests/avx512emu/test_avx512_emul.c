@@ -8,8 +8,9 @@
  * poly1305_mac (every length 0..2100, random splits and whole-text
  * updates, all-ones texts and keys) and called directly against the scalar
  * p64_blocks (0..160 blocks, h at its limb bounds); and the avx512 seal
- * and open bodies (with IFMA: ChaCha20, then the IFMA Poly1305; with IFMA
- * hidden: the radix-2^64 Poly1305 with MULX inside the rounds) against
+ * and open bodies (with IFMA: the IFMA Poly1305 of each step inside the
+ * next step's rounds; with IFMA hidden: the radix-2^64 Poly1305 with
+ * MULX inside the rounds) against
  * the proved chachapoly_seal (aead/chachapoly.c on kern_ref.c: the
  * ref functions, no stitched body), lengths 0..3300
  * and AD lengths 0..40, when this CPU has BMI2 (MULX runs natively; every
@@ -272,7 +273,7 @@ int main(void)
 		 "avx512 kernel with emulated intrinsics == portable, %d "
 		 "cases (lengths 0..2100, in place, counter wrap)",
 		 cases);
-	test_bodies(0, "ChaCha20, then the IFMA Poly1305");
+	test_bodies(0, "the IFMA Poly1305 of each step inside the next one");
 	test_bodies(CPU_AVX512IFMA,
 		    "stitched radix-2^64 Poly1305, IFMA hidden");
 	return th_exit();

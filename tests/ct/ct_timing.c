@@ -256,7 +256,7 @@ static void cpu_model(char *out, size_t cap)
 }
 
 /*
- * With IFMA the avx512 level runs ChaCha20, then the IFMA Poly1305; its
+ * With IFMA the avx512 level runs the IFMA Poly1305 inside the rounds; its
  * stitched seal and open bodies run on AVX-512 CPUs without IFMA. Time
  * the open tests there too, with IFMA hidden (valgrind cannot run
  * either). Returns nonzero when a test failed.

@@ -887,7 +887,7 @@ static void test_lookup(void)
 		      (b->level == l && strcmp(b->name, k[i].name) == 0)) &&
 		     (l != DISPATCH_PORTABLE || b == NULL);
 		/* a level the CPU runs has its bodies; avx512 has them with
-		 * IFMA (ChaCha20, then the IFMA Poly1305) or with BMI2 (the
+		 * IFMA (the IFMA Poly1305 inside the rounds) or with BMI2 (the
 		 * stitched radix-2^64 ones) */
 		if (dispatch_kernel_get(&k[i]) != NULL)
 			ok = ok &&
