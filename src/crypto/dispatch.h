@@ -58,12 +58,14 @@ struct dispatch_kernel {
 	unsigned needs;	 /* CPU_* bits required */
 };
 
-/* One HChaCha20 (never needs a CPU bit): used from `level` up to the next
- * entry's level. */
+/* One HChaCha20: used from `level` up to the next entry's level that the
+ * CPU allows. fn, or (fn NULL) get(), which returns NULL when the CPU
+ * (after cpu_mask) lacks what it needs. */
 struct dispatch_hchacha {
-	const char *name; /* "portable", "fast" */
+	const char *name; /* "portable", "fast", "avx512" */
 	enum dispatch_level level;
 	hchacha20_fn fn;
+	hchacha20_fn (*get)(void);
 };
 
 /* One Poly1305 blocks function: used from `level` up (the highest entry
@@ -134,6 +136,9 @@ const struct dispatch_body *dispatch_body_for(enum dispatch_level l);
 /* e's blocks function: NULL for the portable entry, or when the CPU
  * rules it out. */
 poly1305_blocks_fn dispatch_poly_get(const struct dispatch_poly *e);
+
+/* e's HChaCha20: NULL when the CPU rules it out. */
+hchacha20_fn dispatch_hchacha_get(const struct dispatch_hchacha *e);
 
 /*
  * Probe the CPU, read VCRYPTFS_IMPL, pick the best allowed kernel. Unknown

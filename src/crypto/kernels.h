@@ -50,10 +50,15 @@ chacha20_xor_fn chacha20_avx2_get(void);
 chacha20_xor_fn chacha20_avx512_get(void);
 
 /* HChaCha20 with the signature of hchacha20 (chacha20/ref.h); dispatch.c's
- * HChaCha20 table runs the scalar one of chacha20/fastblock.h at every
- * SIMD level. */
+ * HChaCha20 table runs the scalar one of chacha20/fastblock.h at the
+ * SIMD levels below avx512. */
 typedef void (*hchacha20_fn)(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16]);
+
+/* The avx512 level's (chacha20/avx512.c: the block as four 128-bit rows,
+ * AVX-512VL rotates); NULL when not compiled in or the CPU (after
+ * cpu_mask) lacks AVX-512F/VL/BW. */
+hchacha20_fn hchacha20_avx512_get(void);
 
 /*
  * Poly1305 bulk step: absorb nblocks full 16-byte blocks of m (each with

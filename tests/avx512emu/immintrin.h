@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scalar stand-ins for the AVX-512F intrinsics that chacha20/avx512.c
- * uses, so that its data flow (round body, lane transposes, 128-bit-lane
+ * uses (and SSE2 ones for AVX-512VL's 128-bit rotate), so that its data flow (round body, lane transposes, 128-bit-lane
  * shuffles) can be run on CPUs without AVX-512 (this machine, qemu 7.2),
  * and for the AVX-512F and IFMA ones of poly1305/ifma.c (64-bit lanes,
  * 52-bit multiply-adds, permutes).
@@ -18,6 +18,7 @@
 #ifndef VCRYPTFS_AVX512EMU_IMMINTRIN_H
 #define VCRYPTFS_AVX512EMU_IMMINTRIN_H
 
+#include <emmintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -40,6 +41,13 @@ static inline __m512i _mm512_xor_si512(__m512i a, __m512i b)
 	for (int i = 0; i < 16; i++)
 		a.v[i] ^= b.v[i];
 	return a;
+}
+
+/* AVX-512VL's 128-bit rotate (the avx512 level's HChaCha20 rows), on
+ * SSE2's real type and shifts */
+static inline __m128i _mm_rol_epi32(__m128i a, int c)
+{
+	return _mm_or_si128(_mm_slli_epi32(a, c), _mm_srli_epi32(a, 32 - c));
 }
 
 static inline __m512i _mm512_rol_epi32(__m512i a, int c)
