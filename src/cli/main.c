@@ -118,10 +118,13 @@ static int volume_from_config(const struct cli_args *a, const char *dir,
 static int check_mountpoint(const struct cli_args *a, const char *cdir,
 			    char **out)
 {
-	char *mp = cmd_existing_dir(a->pos[1], "mountpoint");
+	char *mp;
 	int empty;
 
 	*out = NULL;
+	if (optx_dead_arg(a->pos[1]))
+		return EXIT_MOUNTPOINT;
+	mp = cmd_existing_dir(a->pos[1], "mountpoint");
 	if (mp == NULL)
 		return EXIT_MOUNTPOINT;
 	if (cmd_path_within(cdir, mp) || cmd_path_within(mp, cdir)) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "crypto/kdf.h"
 #include "base/exitcodes.h"
@@ -226,6 +228,23 @@ int optx_mount_opts(const struct cli_args *a, struct mount_opts *o)
 	return EXIT_OK;
 }
 
+/* errno of an access to a dead FUSE mount: ENOTCONN, or ECONNABORTED
+ * while the kernel still tears the connection down (with FUSE over
+ * io_uring it lets the ring go a moment after the daemon died: the first
+ * access gets this, the next ENOTCONN) */
+static int dead_errno(int e)
+{
+	return e == ENOTCONN || e == ECONNABORTED;
+}
+
+static void dead_message(const char *mp)
+{
+	log_error("Invalid mountpoint: %s: transport endpoint is not "
+		  "connected (a dead FUSE mount: its daemon is gone). Clear "
+		  "it with: fusermount3 -u %s",
+		  mp, mp);
+}
+
 int optx_dead_mount(const char *mp)
 {
 	DIR *d = opendir(mp);
@@ -234,12 +253,29 @@ int optx_dead_mount(const char *mp)
 		closedir(d);
 		return 0;
 	}
-	if (errno != ENOTCONN)
+	if (!dead_errno(errno))
 		return 0;
-	log_error("Invalid mountpoint: %s: transport endpoint is not "
-		  "connected (a dead FUSE mount: its daemon is gone). Clear "
-		  "it with: fusermount3 -u %s",
-		  mp, mp);
+	dead_message(mp);
+	return 1;
+}
+
+int optx_dead_arg(const char *arg)
+{
+	struct stat st;
+	char cwd[4096];
+	char *abs;
+
+	if (stat(arg, &st) == 0 || !dead_errno(errno))
+		return 0;
+	/* realpath() cannot resolve a dead mount: the working directory
+	 * and the argument as given */
+	if (arg[0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL ||
+	    asprintf(&abs, "%s/%s", cwd, arg) < 0) {
+		dead_message(arg);
+		return 1;
+	}
+	dead_message(abs);
+	free(abs);
 	return 1;
 }
 

@@ -39,9 +39,15 @@ void optx_scrypt_cap(void);
 /* The new mount options of a into o (after optx_check() passed). */
 int optx_mount_opts(const struct cli_args *a, struct mount_opts *o);
 
-/* 1 after an error line when mp is a dead FUSE mount (ENOTCONN: its
+/* 1 after an error line when mp is a dead FUSE mount (ENOTCONN, or
+ * ECONNABORTED while the kernel tears the connection down: its
  * daemon was killed), saying how to clear it; 0 otherwise. */
 int optx_dead_mount(const char *mp);
+
+/* The same for the mountpoint argument as given, when even stat() fails
+ * on it (ENOTCONN or ECONNABORTED), before it can be resolved: the
+ * message names it after the working directory. */
+int optx_dead_arg(const char *arg);
 
 /* -d: one debug line with the parsed command line (no secrets). */
 void optx_debug_args(const struct cli_args *a);
