@@ -45,6 +45,9 @@
 #define CS_UNPACKHI32 _mm512_unpackhi_epi32
 #define CS_UNPACKLO64 _mm512_unpacklo_epi64
 #define CS_UNPACKHI64 _mm512_unpackhi_epi64
+/* chacha20/simd_row.h's one-block rows (tails, HChaCha20): AVX-512VL's
+ * rotate */
+#define ROW_ROTL(v, n) _mm_rol_epi32((v), (n))
 
 #include "crypto/chacha20/fastblock.h"
 #include "crypto/chacha20/simd.h"
@@ -116,8 +119,7 @@ CS_INLINE void z_step(uint8_t *out, const uint8_t *in, const uint32_t st[16],
 	uint32_t s4 = st[4], s5 = st[5], s6 = st[6], s7 = st[7];
 	uint32_t s8 = st[8], s9 = st[9], s10 = st[10], s11 = st[11];
 	uint32_t s12 = 0, s13 = st[13], s14 = st[14], s15 = st[15];
-	CS_VEC x[16], t[4][4];
-	CS_VEC ctr;
+	CS_VEC x[16];
 
 	if (pm != NULL) {
 		h0 = p->h0;
@@ -145,11 +147,7 @@ CS_INLINE void z_step(uint8_t *out, const uint8_t *in, const uint32_t st[16],
 	if (ks1 != NULL)
 		FB_STORE_BLOCK(ks1, st, 0U, s0, s1, s2, s3, s4, s5, s6, s7, s8,
 			       s9, s10, s11, s12, s13, s14, s15);
-	ctr = CS_ADD(CS_SET1(counter), CS_LANES);
-	for (int i = 0; i < 16; i++)
-		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
-	cs_transpose(t, x);
-	cs_store(out, in, t);
+	cs_finish(out, in, x, st, counter);
 }
 
 /*
@@ -236,8 +234,7 @@ CS_INLINE IFMA_TARGET void zi_step(uint8_t *out, const uint8_t *in,
 				   const uint32_t st[16], uint32_t counter,
 				   struct ifma_acc *acc, const uint8_t *pm)
 {
-	CS_VEC x[16], t[4][4];
-	CS_VEC ctr;
+	CS_VEC x[16];
 
 	cs_load_state(x, st, counter);
 	for (int i = 0; i < 10; i++) {
@@ -247,11 +244,7 @@ CS_INLINE IFMA_TARGET void zi_step(uint8_t *out, const uint8_t *in,
 			pm += 256;
 		}
 	}
-	ctr = CS_ADD(CS_SET1(counter), CS_LANES);
-	for (int i = 0; i < 16; i++)
-		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
-	cs_transpose(t, x);
-	cs_store(out, in, t);
+	cs_finish(out, in, x, st, counter);
 }
 
 /*
@@ -416,26 +409,13 @@ chachapoly_body_fn chachapoly_open_body_avx512_get(void)
 	return body_ok() ? chachapoly_open_body_avx512 : NULL;
 }
 
-/* one column (or, rows 1..3 rotated, diagonal) round on four rows */
-#define HR_ROUND(a, b, c, d)                                                   \
-	do {                                                                   \
-		(a) = _mm_add_epi32((a), (b));                                 \
-		(d) = _mm_rol_epi32(_mm_xor_si128((d), (a)), 16);              \
-		(c) = _mm_add_epi32((c), (d));                                 \
-		(b) = _mm_rol_epi32(_mm_xor_si128((b), (c)), 12);              \
-		(a) = _mm_add_epi32((a), (b));                                 \
-		(d) = _mm_rol_epi32(_mm_xor_si128((d), (a)), 8);               \
-		(c) = _mm_add_epi32((c), (d));                                 \
-		(b) = _mm_rol_epi32(_mm_xor_si128((b), (c)), 7);               \
-	} while (0)
-
 /*
  * HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2; same output as
- * hchacha20 in chacha20/ref.h) with the block as four 128-bit rows
- * (constants, key words 0..3, key words 4..7, nonce): the diagonal round
- * is the column round after rotating rows 1, 2, 3 by 1, 2, 3 words. One
- * block is one dependency chain, shorter with one-cycle AVX-512VL
- * rotates than in general-purpose registers (dispatch.c).
+ * hchacha20 in chacha20/ref.h) on the four 128-bit rows of
+ * chacha20/simd_row.h (constants, key words 0..3, key words 4..7, nonce),
+ * with the VPROLD rotates defined above. One block is one dependency
+ * chain, shorter with one-cycle rotates than in general-purpose registers
+ * (dispatch.c).
  */
 static void hchacha20_avx512(uint8_t out[32], const uint8_t key[32],
 			     const uint8_t nonce[16])
@@ -446,16 +426,7 @@ static void hchacha20_avx512(uint8_t out[32], const uint8_t key[32],
 	__m128i c = _mm_loadu_si128((const void *)(key + 16));
 	__m128i d = _mm_loadu_si128((const void *)nonce);
 
-	for (int i = 0; i < 10; i++) {
-		HR_ROUND(a, b, c, d);
-		b = _mm_shuffle_epi32(b, 0x39);
-		c = _mm_shuffle_epi32(c, 0x4e);
-		d = _mm_shuffle_epi32(d, 0x93);
-		HR_ROUND(a, b, c, d);
-		b = _mm_shuffle_epi32(b, 0x93);
-		c = _mm_shuffle_epi32(c, 0x4e);
-		d = _mm_shuffle_epi32(d, 0x39);
-	}
+	row_rounds(&a, &b, &c, &d);
 	/* words 0..3 and 12..15, little-endian */
 	_mm_storeu_si128((void *)out, a);
 	_mm_storeu_si128((void *)(out + 16), d);

@@ -141,6 +141,21 @@ CS_INLINE void cs_transpose(CS_VEC t[4][4], const CS_VEC x[16])
 
 #ifndef CS_BATCH
 CS_INLINE void cs_store(uint8_t *out, const uint8_t *in, CS_VEC t[4][4]);
+
+/* The end of a step whose rounds are done: x += the input state of blocks
+ * counter .. counter + CS_BLOCKS - 1 (re-broadcast from st[], not kept
+ * live across the rounds), then out = in ^ x through the transpose. */
+CS_INLINE void cs_finish(uint8_t *out, const uint8_t *in, CS_VEC x[16],
+			 const uint32_t st[16], uint32_t counter)
+{
+	CS_VEC t[4][4];
+	CS_VEC ctr = CS_ADD(CS_SET1(counter), CS_LANES);
+
+	for (int i = 0; i < 16; i++)
+		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
+	cs_transpose(t, x);
+	cs_store(out, in, t);
+}
 #endif
 
 /* out[0 .. 64 * CS_BLOCKS - 1] = in ^ keystream of CS_BLOCKS blocks. The
@@ -152,18 +167,12 @@ CS_INLINE void cs_batch(uint8_t *out, const uint8_t *in, const uint32_t st[16],
 #ifdef CS_BATCH
 	CS_BATCH(out, in, st, counter);
 #else
-	CS_VEC x[16], t[4][4];
-	CS_VEC ctr;
+	CS_VEC x[16];
 
 	cs_load_state(x, st, counter);
 	for (int i = 0; i < 10; i++)
 		cs_double_round(x);
-	/* recomputed, not kept live across the rounds */
-	ctr = CS_ADD(CS_SET1(counter), CS_LANES);
-	for (int i = 0; i < 16; i++)
-		x[i] = CS_ADD(x[i], i == 12 ? ctr : CS_SET1(st[i]));
-	cs_transpose(t, x);
-	cs_store(out, in, t);
+	cs_finish(out, in, x, st, counter);
 #endif
 }
 

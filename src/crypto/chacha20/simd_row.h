@@ -5,7 +5,7 @@
  * a column round is one quarter round on whole rows and word rotations
  * of b, c, d turn the diagonals into columns. Used for the one- and
  * two-block tails of the SIMD kernels, where a multi-block SIMD step would
- * be wasted. Static inline;
+ * be wasted, and for the avx512 level's HChaCha20. Static inline;
  * included ONLY by the ISA files (chacha20/ssse3.c, chacha20/avx2.c,
  * chacha20/avx512.c), which are all built with SSSE3 or more.
  * Spec: RFC 8439 sections 2.1-2.3; draft-irtf-cfrg-xchacha-03 2.2.
@@ -18,6 +18,15 @@
 #include <stdint.h>
 #include <tmmintrin.h>
 
+/* Rotates of the 32-bit lanes: an includer with a rotate instruction
+ * defines ROW_ROTL(v, n) first (chacha20/avx512.c: AVX-512VL VPROLD, one
+ * cycle, which shortens the one-block chain); else SSSE3 byte shuffles
+ * for 16 and 8, two shifts for the others. */
+#ifdef ROW_ROTL
+#define ROW_ROT(v, n) ROW_ROTL((v), (n))
+#define ROW_ROT16(v) ROW_ROTL((v), 16)
+#define ROW_ROT8(v) ROW_ROTL((v), 8)
+#else
 #define ROW_ROT(v, n)                                                          \
 	_mm_or_si128(_mm_slli_epi32((v), (n)), _mm_srli_epi32((v), 32 - (n)))
 #define ROW_ROT16(v)                                                           \
@@ -26,6 +35,7 @@
 #define ROW_ROT8(v)                                                            \
 	_mm_shuffle_epi8((v), _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9,  \
 					    10, 15, 12, 13, 14))
+#endif
 
 /* a quarter round on the four columns (or, rotated, the diagonals) */
 #define ROW_QR(a, b, c, d)                                                     \
