@@ -90,9 +90,10 @@ $(EMU_DIR)/test_avx512_emul: tests/avx512emu/test_avx512_emul.c \
 		$(BUILD)/obj/src/crypto/chacha20/ref.o $(BUILD)/obj/src/crypto/ct.o \
 		$(BUILD)/obj/src/crypto/poly1305/ref.o \
 		$(BUILD)/obj/src/crypto/poly1305/x64.o \
-		$(BUILD)/obj/src/crypto/aead/chachapoly.o
+		$(BUILD)/obj/src/crypto/aead/chachapoly.o \
+		tests/unit/hchacha_check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(EMU_FLAGS) -o $@ $^
+	$(CC) $(EMU_FLAGS) -o $@ $(filter %.c %.o,$^)
 
 tests-build: $(EMU_DIR)/test_avx512_emul
 
